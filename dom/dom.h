@@ -1,0 +1,148 @@
+/* dom/: the one document tree every extractor reads.
+ *
+ * A dom_doc owns an arena: every node, attribute, string and box lives until
+ * dom_doc_free. The tree is built once from the laid-out litehtml document
+ * (render/) or by hand (tests), then only read.
+ *
+ * Coordinates are CSS pixels in document space: (0,0) is the top left of the
+ * page, y grows downwards. Boxes are border boxes (content + padding +
+ * border, no margins). An inline element's box is the union of its line
+ * fragments; a text node's box is the union of its line boxes.
+ */
+#ifndef GLANCE_DOM_H
+#define GLANCE_DOM_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct dom_box {
+    double x, y, w, h;
+} dom_box;
+
+typedef enum dom_kind {
+    DOM_ELEMENT = 1,
+    DOM_TEXT = 2
+} dom_kind;
+
+/* Why a node cannot be seen; 0 means visible. A node is also invisible
+ * when an ancestor has display:none (dom_node_visible); the other bits do
+ * not pass to descendants: a zero-height box can hold floats that show, and
+ * a child of a visibility:hidden element can be visibility:visible (render/
+ * gives text nodes their element's visibility bit). */
+enum {
+    DOM_HIDDEN_DISPLAY_NONE = 1 << 0, /* display:none, or not rendered (script, style, head) */
+    DOM_HIDDEN_VISIBILITY = 1 << 1,   /* visibility:hidden or collapse */
+    DOM_HIDDEN_ZERO_SIZE = 1 << 2,    /* width or height is 0 */
+    DOM_HIDDEN_OFF_PAGE = 1 << 3      /* entirely left of or above the page */
+};
+
+/* Layout role of an element as its computed display gives it. */
+typedef enum dom_display {
+    DOM_DISPLAY_NONE = 0,
+    DOM_DISPLAY_BLOCK,  /* block, list-item, table, table parts, flex, grid */
+    DOM_DISPLAY_INLINE, /* inline, inline-block, inline-table */
+} dom_display;
+
+typedef struct dom_attr {
+    const char *name;  /* lower case */
+    const char *value; /* never NULL; "" for a bare attribute */
+} dom_attr;
+
+typedef struct dom_node dom_node;
+struct dom_node {
+    dom_kind kind;
+    const char *tag;   /* elements: lower-case tag name; text: NULL */
+    const char *text;  /* text nodes: UTF-8 text as rendered (white space collapsed
+                          unless preformatted); elements: NULL */
+    size_t text_len;
+    dom_attr *attrs;
+    size_t n_attrs;
+
+    dom_box box;       /* border box in document coordinates */
+    dom_box *lines;    /* text nodes: one box per line the text occupies */
+    size_t n_lines;
+
+    dom_display display;
+    unsigned hidden;   /* DOM_HIDDEN_* bits of this node itself */
+    int in_link;       /* 1 when the node is, or is inside, an <a href> */
+    int preformatted;  /* white-space: pre, pre-wrap or pre-line */
+
+    dom_node *parent, *first_child, *last_child, *prev, *next;
+    size_t index;      /* pre-order position in the document, set by dom_doc_finish */
+    size_t depth;      /* 0 for the root */
+};
+
+typedef struct dom_doc dom_doc;
+
+/* Lifecycle ------------------------------------------------------------ */
+
+dom_doc *dom_doc_new(void);
+void dom_doc_free(dom_doc *doc);
+
+/* The <html> element (or whatever the builder set as root), and <body>. */
+dom_node *dom_doc_root(const dom_doc *doc);
+dom_node *dom_doc_body(const dom_doc *doc);
+void dom_doc_set_root(dom_doc *doc, dom_node *root);
+
+/* Page size as laid out (the rendered document size S_d of the GCE paper). */
+void dom_doc_set_size(dom_doc *doc, double width, double height);
+double dom_doc_width(const dom_doc *doc);
+double dom_doc_height(const dom_doc *doc);
+
+/* Numbers nodes in pre-order, sets depth, finds <body>. Call once the tree
+ * is complete; readers may rely on index and depth afterwards. */
+void dom_doc_finish(dom_doc *doc);
+size_t dom_doc_count(const dom_doc *doc); /* nodes numbered by dom_doc_finish */
+
+/* Arena ---------------------------------------------------------------- */
+
+void *dom_alloc(dom_doc *doc, size_t size);          /* zeroed; NULL when out of memory */
+char *dom_strndup(dom_doc *doc, const char *s, size_t n);
+
+/* Building ------------------------------------------------------------- */
+
+dom_node *dom_element_new(dom_doc *doc, const char *tag); /* tag is lower-cased */
+dom_node *dom_text_new(dom_doc *doc, const char *text, size_t len);
+void dom_append(dom_node *parent, dom_node *child);
+int dom_set_attr(dom_doc *doc, dom_node *el, const char *name, const char *value); /* 0 or -1 */
+int dom_set_lines(dom_doc *doc, dom_node *text, const dom_box *lines, size_t n); /* also sets box */
+
+/* Reading -------------------------------------------------------------- */
+
+const char *dom_attr_get(const dom_node *el, const char *name); /* NULL if absent */
+int dom_is_tag(const dom_node *n, const char *tag);
+/* Visible: the node has no hidden bit and no ancestor is display:none. */
+int dom_node_visible(const dom_node *n);
+/* Next node in pre-order within the subtree of `top` (NULL when done). */
+dom_node *dom_next(const dom_node *n, const dom_node *top);
+int dom_is_ancestor(const dom_node *ancestor, const dom_node *n); /* proper or equal */
+double dom_box_area(dom_box b);
+int dom_box_intersects(dom_box a, dom_box b);
+dom_box dom_box_union(dom_box a, dom_box b); /* an empty (0x0) box is ignored */
+
+/* XPath of a node, as browsers print it: /html[1]/body[1]/div[2]/text()[1].
+ * The string lives in the document's arena. */
+const char *dom_node_xpath(dom_doc *doc, const dom_node *n);
+/* The node at an XPath of that form, or NULL. */
+dom_node *dom_find_xpath(const dom_doc *doc, const char *xpath);
+
+/* Serialisation: malloc'd, NUL-terminated, the caller frees. NULL only when
+ * out of memory. Hidden nodes are left out. */
+/* Plain text: block boundaries and <br> become line breaks, paragraphs are
+ * separated by one empty line, runs of white space collapse (except inside
+ * preformatted text), no leading or trailing white space. */
+char *dom_to_text(const dom_node *n, size_t *len);
+/* Clean HTML: a whitelist of structural and inline tags (p, h1-h6, ul, ol,
+ * li, blockquote, pre, code, table parts, a, em, strong, img, figure ...),
+ * attributes limited to href, src, alt, title, colspan, rowspan; no script,
+ * style, forms or event handlers; other elements are unwrapped. */
+char *dom_to_html(const dom_node *n, size_t *len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

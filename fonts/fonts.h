@@ -1,0 +1,59 @@
+/* fonts/: faces found through fontconfig, text measured with FreeType.
+ *
+ * A fonts_lib is used by one thread at a time (one per glance_context); two
+ * libs on two threads share nothing. Fonts opened from a lib are owned by it
+ * and live until fonts_lib_free, so a layout engine may keep the pointers.
+ *
+ * Widths are what a browser on Linux measures: unhinted advances at the
+ * requested pixel size, summed, with a glyph missing from the first face
+ * taken from a fallback face that has it (fontconfig's sorted list for the
+ * same family, weight and slant), so CJK, Arabic, Thai or Devanagari text in
+ * an "Arial" paragraph is measured with a face that really draws it.
+ */
+#ifndef GLANCE_FONTS_H
+#define GLANCE_FONTS_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct fonts_lib fonts_lib;
+typedef struct fonts_font fonts_font;
+
+typedef struct fonts_metrics {
+    int ascent;   /* px above the baseline */
+    int descent;  /* px below the baseline, positive */
+    int height;   /* line height the face suggests, px */
+    int x_height; /* px */
+} fonts_metrics;
+
+/* NULL when fontconfig or FreeType cannot start. */
+fonts_lib *fonts_lib_new(void);
+void fonts_lib_free(fonts_lib *lib);
+
+/* A CSS font-family list ("Georgia, 'Times New Roman', serif"; generic names
+ * serif, sans-serif, monospace, cursive, fantasy, system-ui understood), a
+ * size in px, a CSS weight (100..900) and italic (0/1). The same arguments
+ * give the same font. Never NULL unless out of memory or no font at all is
+ * installed. */
+fonts_font *fonts_open(fonts_lib *lib, const char *families, int size_px, int weight, int italic);
+
+void fonts_get_metrics(const fonts_font *font, fonts_metrics *m);
+int fonts_size_px(const fonts_font *font);
+
+/* Width in px (rounded once, after summing fractional advances) of `len`
+ * bytes of UTF-8. Invalid bytes count as U+FFFD. */
+int fonts_text_width(fonts_font *font, const char *utf8, size_t len);
+
+/* Drawing support (for render/ painting with cairo): the FreeType face that
+ * draws code point `cp` in this font (the first face or a fallback), as an
+ * opaque FT_Face, and the glyph index in it. */
+void *fonts_face_for(fonts_font *font, unsigned cp, unsigned *glyph_index);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,146 @@
+/* glance: the main content of a web page, found where a reader's eye lands.
+ *
+ * The page is laid out with litehtml at a real window size with real fonts;
+ * GCE (Grid, Centering, Expanding; Jung et al., IEEE Access 2022) picks the
+ * element that holds the main content.
+ *
+ *     glance_context *ctx = glance_context_new();
+ *     glance_options opt;
+ *     glance_options_default(&opt);
+ *     glance_result *res = NULL;
+ *     glance_status st = glance_extract(ctx, html, len, &opt, &res);
+ *     if (st == GLANCE_OK)
+ *         puts(glance_result_text(res));
+ *     else
+ *         fprintf(stderr, "%s\n", glance_result_message(res, st));
+ *     glance_result_free(res);
+ *     glance_context_free(ctx);
+ *
+ * A context holds what is costly to set up (fonts, the parsed user-agent
+ * stylesheet) and is used by one thread at a time; use one per thread. A
+ * result owns everything it points to until glance_result_free.
+ */
+#ifndef GLANCE_H
+#define GLANCE_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GLANCE_VERSION "0.1.0"
+
+typedef enum glance_status {
+    GLANCE_OK = 0,
+    GLANCE_ENOCONTENT = 1, /* the page was laid out, but no main content was found */
+    GLANCE_EINPUT = 2,     /* empty, binary, or otherwise not an HTML page */
+    GLANCE_ETOOBIG = 3,    /* over a limit: input bytes or nesting depth */
+    GLANCE_EOPTION = 4,    /* an option is out of range */
+    GLANCE_EIO = 5,        /* a file could not be read */
+    GLANCE_ENOMEM = 6,     /* out of memory */
+    GLANCE_ELAYOUT = 7,    /* the layout engine could not build the page */
+    GLANCE_EFONTS = 8      /* no usable font is installed */
+} glance_status;
+
+/* A short English description of a status ("no main content found"). */
+const char *glance_strerror(glance_status status);
+
+typedef struct glance_options {
+    /* Layout */
+    int window_w, window_h;      /* window size S_w; default 1920x1080 */
+    const char *base_dir;        /* folder that relative stylesheet links resolve
+                                    against; NULL: linked stylesheets are skipped.
+                                    glance_extract_file sets it to the file's folder. */
+    /* GCE (paper 002; DESIGN.md) */
+    int grid_rows, grid_cols;    /* default 7x8 */
+    double alpha;                /* FIA scroll factor; default 2 */
+    double beta;                 /* link node area density threshold; default 0.5 */
+    double dw;                   /* width jump factor Δw; default 1.7 */
+    int diff_parent;             /* 1: the width-jump rule takes the wider parent
+                                    (the paper's pseudocode); default 0, the child */
+    int link_area_min_links;     /* a dense link area holds at least this many
+                                    links; default 3 */
+    double link_area_min_cells;  /* ... and covers at least this many grid cells'
+                                    area; default 0.25 */
+    /* Limits */
+    size_t max_input_bytes;      /* default 64 MiB */
+    int max_depth;               /* element nesting; default 512 */
+    size_t max_css_bytes;        /* one stylesheet; default 4 MiB */
+    int max_stylesheets;         /* linked stylesheets loaded; default 64 */
+} glance_options;
+
+void glance_options_default(glance_options *opts);
+
+typedef struct glance_context glance_context;
+
+/* NULL when fonts cannot be set up or out of memory. */
+glance_context *glance_context_new(void);
+void glance_context_free(glance_context *ctx);
+
+typedef struct glance_result glance_result;
+
+/* Extracts the main content of `len` bytes of HTML. UTF-8 is expected
+ * (a UTF-8 or UTF-16 byte order mark is honoured; invalid bytes become
+ * U+FFFD). *out receives a result unless out of memory, whatever the
+ * status: with GLANCE_OK it holds the content; with GLANCE_ENOCONTENT the
+ * title and GCE's reasoning (glance_result_json); with an error, the
+ * message that says what was wrong (glance_result_message). */
+glance_status glance_extract(glance_context *ctx, const char *html, size_t len,
+                             const glance_options *opts, glance_result **out);
+
+/* The same for a file ("-" is not special here); relative stylesheet links
+ * resolve against the file's folder unless opts->base_dir is set. */
+glance_status glance_extract_file(glance_context *ctx, const char *path,
+                                  const glance_options *opts, glance_result **out);
+
+void glance_result_free(glance_result *res);
+glance_status glance_result_status(const glance_result *res);
+
+/* The main content as plain text (block boundaries as line breaks) and as
+ * clean HTML; NULL when no main content was found. */
+const char *glance_result_text(const glance_result *res);
+const char *glance_result_html(const glance_result *res);
+/* The page's <title>, white space collapsed; "" when it has none or the
+ * page could not be laid out. */
+const char *glance_result_title(const glance_result *res);
+
+typedef struct glance_box {
+    double x, y, w, h;
+} glance_box;
+
+/* The chosen element: its XPath (/html[1]/body[1]/div[2]), tag and border
+ * box in document coordinates. NULL / a zero box when none was chosen. */
+const char *glance_result_xpath(const glance_result *res);
+const char *glance_result_tag(const glance_result *res);
+glance_box glance_result_box(const glance_result *res);
+
+/* Why no main content was found; NULL when it was. */
+const char *glance_result_failure(const glance_result *res);
+
+/* A one-line message for a status, with the result's detail when there is
+ * one ("no main content found: every candidate is <body> ..."). `res` may
+ * be NULL. The string lives as long as the result (or is static). */
+const char *glance_result_message(const glance_result *res, glance_status status);
+
+typedef struct glance_timings {
+    double parse_ms;   /* HTML and CSS parse, style resolution */
+    double layout_ms;  /* layout and building the document tree */
+    double gce_ms;     /* GCE */
+    double total_ms;   /* the whole call, input checks and serialisation included */
+} glance_timings;
+
+glance_timings glance_result_timings(const glance_result *res);
+
+/* Everything as one JSON object: title, text, html, the chosen node's
+ * XPath and box, the window and document size, the FIA, the grid and its
+ * excluded cells, the centres C_w, C_d, C1-C3, the leaves E1-E3, every
+ * candidate with its rule and text-area density, the failure reason, and
+ * the timings. Built on first call; NULL only when out of memory. */
+const char *glance_result_json(glance_result *res);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

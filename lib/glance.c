@@ -1,0 +1,276 @@
+/* lib/: the public API. Bytes in, checked and made UTF-8; laid out by
+ * render/; GCE on the tree; text, HTML and JSON out. */
+#include "glance.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "extract/extract.h"
+#include "gce/gce.h"
+#include "lib/input.h"
+#include "lib/result.h"
+#include "render/render.h"
+
+struct glance_context {
+    fonts_lib *fonts;
+    render_engine *render;
+};
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+const char *glance_strerror(glance_status status)
+{
+    switch (status) {
+    case GLANCE_OK: return "ok";
+    case GLANCE_ENOCONTENT: return "no main content found";
+    case GLANCE_EINPUT: return "not an HTML page";
+    case GLANCE_ETOOBIG: return "input over a limit";
+    case GLANCE_EOPTION: return "invalid option";
+    case GLANCE_EIO: return "cannot read input";
+    case GLANCE_ENOMEM: return "out of memory";
+    case GLANCE_ELAYOUT: return "layout failed";
+    case GLANCE_EFONTS: return "no usable font installed";
+    }
+    return "unknown status";
+}
+
+void glance_options_default(glance_options *o)
+{
+    memset(o, 0, sizeof *o);
+    gce_params p;
+    gce_params_default(&p);
+    o->window_w = p.window_w;
+    o->window_h = p.window_h;
+    o->grid_rows = p.grid_rows;
+    o->grid_cols = p.grid_cols;
+    o->alpha = p.alpha;
+    o->beta = p.beta;
+    o->dw = p.dw;
+    o->diff_parent = p.diff_target == GCE_DIFF_PARENT;
+    o->link_area_min_links = p.link_area_min_links;
+    o->link_area_min_cells = p.link_area_min_cells;
+    o->max_input_bytes = (size_t)64 << 20;
+    o->max_depth = 512;
+    o->max_css_bytes = (size_t)4 << 20;
+    o->max_stylesheets = 64;
+}
+
+glance_context *glance_context_new(void)
+{
+    glance_context *ctx = calloc(1, sizeof *ctx);
+    if (!ctx)
+        return NULL;
+    ctx->fonts = fonts_lib_new();
+    ctx->render = ctx->fonts ? render_engine_new(ctx->fonts) : NULL;
+    if (!ctx->render) {
+        glance_context_free(ctx);
+        return NULL;
+    }
+    return ctx;
+}
+
+void glance_context_free(glance_context *ctx)
+{
+    if (!ctx)
+        return;
+    render_engine_free(ctx->render);
+    fonts_lib_free(ctx->fonts);
+    free(ctx);
+}
+
+static int finite_positive(double v)
+{
+    return isfinite(v) && v > 0;
+}
+
+/* Checks the options a caller can get wrong; writes why into `why`. */
+static int options_valid(const glance_options *o, char *why, size_t cap)
+{
+    if (o->window_w < 100 || o->window_h < 100 || o->window_w > 16384 || o->window_h > 16384)
+        snprintf(why, cap, "window %dx%d: width and height must be 100 to 16384", o->window_w, o->window_h);
+    else if (o->grid_rows < 1 || o->grid_cols < 1 || o->grid_rows > 1000 || o->grid_cols > 1000)
+        snprintf(why, cap, "grid %dx%d: rows and columns must be 1 to 1000", o->grid_rows, o->grid_cols);
+    else if (!finite_positive(o->alpha) || o->alpha > 100)
+        snprintf(why, cap, "alpha %g: must be above 0 and at most 100", o->alpha);
+    else if (!isfinite(o->beta) || o->beta < 0 || o->beta > 1)
+        snprintf(why, cap, "beta %g: must be 0 to 1", o->beta);
+    else if (!finite_positive(o->dw) || o->dw > 100)
+        snprintf(why, cap, "dw %g: must be above 0 and at most 100", o->dw);
+    else if (o->link_area_min_links < 1)
+        snprintf(why, cap, "link_area_min_links %d: must be at least 1", o->link_area_min_links);
+    else if (!isfinite(o->link_area_min_cells) || o->link_area_min_cells < 0)
+        snprintf(why, cap, "link_area_min_cells %g: must be 0 or more", o->link_area_min_cells);
+    else if (o->max_input_bytes == 0 || o->max_depth < 1)
+        snprintf(why, cap, "limits must be positive");
+    else
+        return 1;
+    return 0;
+}
+
+static void to_gce_params(const glance_options *o, gce_params *p)
+{
+    gce_params_default(p);
+    p->window_w = o->window_w;
+    p->window_h = o->window_h;
+    p->grid_rows = o->grid_rows;
+    p->grid_cols = o->grid_cols;
+    p->alpha = o->alpha;
+    p->beta = o->beta;
+    p->dw = o->dw;
+    p->diff_target = o->diff_parent ? GCE_DIFF_PARENT : GCE_DIFF_CHILD;
+    p->link_area_min_links = o->link_area_min_links;
+    p->link_area_min_cells = o->link_area_min_cells;
+}
+
+static glance_status from_render(render_status s)
+{
+    switch (s) {
+    case RENDER_OK: return GLANCE_OK;
+    case RENDER_ENOMEM: return GLANCE_ENOMEM;
+    case RENDER_EFONTS: return GLANCE_EFONTS;
+    case RENDER_EDEPTH: return GLANCE_ETOOBIG;
+    case RENDER_EPARSE: break;
+    }
+    return GLANCE_ELAYOUT;
+}
+
+static glance_status finish(glance_result *res, glance_status st, double t0)
+{
+    res->status = st;
+    res->timings.total_ms = now_ms() - t0;
+    return st;
+}
+
+glance_status glance_extract(glance_context *ctx, const char *html, size_t len,
+                             const glance_options *opts, glance_result **out)
+{
+    double t0 = now_ms();
+    *out = NULL;
+    glance_result *res = result_new();
+    if (!res)
+        return GLANCE_ENOMEM;
+    *out = res;
+    glance_options defaults;
+    if (!opts) {
+        glance_options_default(&defaults);
+        opts = &defaults;
+    }
+    char why[256];
+    if (!ctx || (!html && len)) {
+        result_set_message(res, "no context or no input buffer");
+        return finish(res, GLANCE_EOPTION, t0);
+    }
+    if (!options_valid(opts, why, sizeof why)) {
+        result_set_message(res, why);
+        return finish(res, GLANCE_EOPTION, t0);
+    }
+    res->window_w = opts->window_w;
+    res->window_h = opts->window_h;
+
+    char *utf8 = NULL;
+    glance_status st = input_to_utf8(html, len, opts->max_input_bytes, &utf8, why, sizeof why);
+    if (st != GLANCE_OK) {
+        result_set_message(res, why);
+        return finish(res, st, t0);
+    }
+
+    render_opts ro = {
+        .window_w = opts->window_w,
+        .window_h = opts->window_h,
+        .base_dir = opts->base_dir,
+        .max_css_bytes = opts->max_css_bytes,
+        .max_stylesheets = opts->max_stylesheets,
+        .max_depth = opts->max_depth,
+    };
+    render_status rs = render_load(ctx->render, utf8, &ro, &res->rdoc, &res->rstats);
+    free(utf8);
+    res->timings.parse_ms = res->rstats.parse_ms;
+    res->timings.layout_ms = res->rstats.layout_ms + res->rstats.dom_ms;
+    if (rs != RENDER_OK) {
+        if (rs == RENDER_EDEPTH)
+            snprintf(why, sizeof why, "elements nested deeper than %d (max_depth)", opts->max_depth);
+        else
+            snprintf(why, sizeof why, "%s", glance_strerror(from_render(rs)));
+        result_set_message(res, why);
+        return finish(res, from_render(rs), t0);
+    }
+    res->dom = render_doc_dom(res->rdoc);
+    res->title = extract_title(res->dom);
+    if (!res->title)
+        return finish(res, GLANCE_ENOMEM, t0);
+
+    double tg = now_ms();
+    to_gce_params(opts, &res->params);
+    int g = gce_run(res->dom, &res->params, &res->gce);
+    res->gce_ran = 1;
+    res->timings.gce_ms = now_ms() - tg;
+    if (g < 0)
+        return finish(res, GLANCE_ENOMEM, t0);
+    if (g > 0) {
+        snprintf(why, sizeof why, "%s: %s", glance_strerror(GLANCE_ENOCONTENT),
+                 res->gce.failure ? res->gce.failure : "GCE failed");
+        result_set_message(res, why);
+        return finish(res, GLANCE_ENOCONTENT, t0);
+    }
+    const dom_node *chosen = res->gce.chosen;
+    res->xpath = dom_node_xpath(res->dom, chosen);
+    res->text = dom_to_text(chosen, NULL);
+    res->html = dom_to_html(chosen, NULL);
+    if (!res->xpath || !res->text || !res->html)
+        return finish(res, GLANCE_ENOMEM, t0);
+    if (res->text[0] == '\0') {
+        /* A chosen node whose visible text is empty is no content to a
+         * reader; never hand back a silent empty result. */
+        result_set_message(res, "no main content found: the chosen element holds no visible text");
+        return finish(res, GLANCE_ENOCONTENT, t0);
+    }
+    return finish(res, GLANCE_OK, t0);
+}
+
+glance_status glance_extract_file(glance_context *ctx, const char *path,
+                                  const glance_options *opts, glance_result **out)
+{
+    *out = NULL;
+    char why[512];
+    char *buf = NULL;
+    size_t len = 0;
+    glance_options o;
+    if (opts)
+        o = *opts;
+    else
+        glance_options_default(&o);
+    glance_status st = input_read_file(path, o.max_input_bytes, &buf, &len, why, sizeof why);
+    if (st != GLANCE_OK) {
+        glance_result *res = result_new();
+        if (!res)
+            return GLANCE_ENOMEM;
+        result_set_message(res, why);
+        res->status = st;
+        *out = res;
+        return st;
+    }
+    char *dir = NULL;
+    if (!o.base_dir) {
+        const char *slash = strrchr(path, '/');
+        dir = slash ? strndup(path, (size_t)(slash - path) + (slash == path)) : strdup(".");
+        if (!dir) {
+            free(buf);
+            return GLANCE_ENOMEM;
+        }
+        o.base_dir = dir;
+    }
+    st = glance_extract(ctx, buf, len, &o, out);
+    free(buf);
+    free(dir);
+    return st;
+}

@@ -1,0 +1,213 @@
+/* lib/: a result as JSON (json-c), with GCE's reasoning laid bare so that a
+ * person can see why a node was chosen or why none was. */
+#include <json-c/json.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/result.h"
+
+static const char *status_name(glance_status s)
+{
+    switch (s) {
+    case GLANCE_OK: return "ok";
+    case GLANCE_ENOCONTENT: return "nocontent";
+    case GLANCE_EINPUT: return "badinput";
+    case GLANCE_ETOOBIG: return "toobig";
+    case GLANCE_EOPTION: return "badoption";
+    case GLANCE_EIO: return "io";
+    case GLANCE_ENOMEM: return "nomem";
+    case GLANCE_ELAYOUT: return "layout";
+    case GLANCE_EFONTS: return "fonts";
+    }
+    return "unknown";
+}
+
+static const char *rule_name(gce_rule r)
+{
+    switch (r) {
+    case GCE_RULE_TAG: return "tag";
+    case GCE_RULE_ATTR: return "attr";
+    case GCE_RULE_DIFF: return "diff";
+    case GCE_RULE_NONE: return "none";
+    }
+    return "none";
+}
+
+static json_object *jbox(dom_box b)
+{
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "x", json_object_new_double(b.x));
+    json_object_object_add(o, "y", json_object_new_double(b.y));
+    json_object_object_add(o, "w", json_object_new_double(b.w));
+    json_object_object_add(o, "h", json_object_new_double(b.h));
+    return o;
+}
+
+static json_object *jpoint(gce_point p)
+{
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "x", json_object_new_double(p.x));
+    json_object_object_add(o, "y", json_object_new_double(p.y));
+    return o;
+}
+
+static json_object *jstr(const char *s)
+{
+    return s ? json_object_new_string(s) : NULL;
+}
+
+/* A node as XPath, tag and box; the xpath string lands in the document's
+ * arena, which the result owns anyway. */
+static json_object *jnode(dom_doc *doc, const dom_node *n)
+{
+    if (!n)
+        return NULL;
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "xpath", jstr(dom_node_xpath(doc, n)));
+    if (n->kind == DOM_ELEMENT)
+        json_object_object_add(o, "tag", jstr(n->tag));
+    json_object_object_add(o, "box", jbox(n->box));
+    if (n->kind == DOM_TEXT) {
+        /* The first 80 bytes of the leaf, cut at a character boundary. */
+        size_t len = n->text_len < 80 ? n->text_len : 80;
+        while (len < n->text_len && len > 0 && ((unsigned char)n->text[len] & 0xc0) == 0x80)
+            len--;
+        json_object_object_add(o, "text", json_object_new_string_len(n->text, (int)len));
+    }
+    return o;
+}
+
+static json_object *jgce(const glance_result *res)
+{
+    const gce_result *g = &res->gce;
+    dom_doc *doc = res->dom;
+    json_object *o = json_object_new_object();
+
+    json_object *params = json_object_new_object();
+    json_object_object_add(params, "grid_rows", json_object_new_int(res->params.grid_rows));
+    json_object_object_add(params, "grid_cols", json_object_new_int(res->params.grid_cols));
+    json_object_object_add(params, "alpha", json_object_new_double(res->params.alpha));
+    json_object_object_add(params, "beta", json_object_new_double(res->params.beta));
+    json_object_object_add(params, "dw", json_object_new_double(res->params.dw));
+    json_object_object_add(params, "diff_target",
+                           json_object_new_string(res->params.diff_target == GCE_DIFF_PARENT ? "parent" : "child"));
+    json_object_object_add(params, "link_area_min_links", json_object_new_int(res->params.link_area_min_links));
+    json_object_object_add(params, "link_area_min_cells", json_object_new_double(res->params.link_area_min_cells));
+    json_object_object_add(o, "params", params);
+
+    json_object_object_add(o, "fia", jbox(g->fia));
+    json_object *grid = json_object_new_object();
+    json_object_object_add(grid, "rows", json_object_new_int(g->rows));
+    json_object_object_add(grid, "cols", json_object_new_int(g->cols));
+    json_object_object_add(grid, "cell_w", json_object_new_double(g->cell_w));
+    json_object_object_add(grid, "cell_h", json_object_new_double(g->cell_h));
+    json_object_object_add(grid, "kept", json_object_new_int64((int64_t)g->n_kept));
+    json_object *excluded = json_object_new_array();
+    for (int r = 0; g->cells && r < g->rows; r++) {
+        for (int c = 0; c < g->cols; c++) {
+            unsigned char s = g->cells[(size_t)r * (size_t)g->cols + (size_t)c];
+            if (s == GCE_CELL_KEPT)
+                continue;
+            json_object *cell = json_object_new_object();
+            json_object_object_add(cell, "row", json_object_new_int(r));
+            json_object_object_add(cell, "col", json_object_new_int(c));
+            json_object_object_add(cell, "reason", json_object_new_string(s == GCE_CELL_EDGE ? "edge" : "link"));
+            json_object_array_add(excluded, cell);
+        }
+    }
+    json_object_object_add(grid, "excluded", excluded);
+    json_object_object_add(o, "grid", grid);
+
+    json_object *centres = json_object_new_object();
+    json_object_object_add(centres, "window", jpoint(g->window_centre));
+    json_object_object_add(centres, "document", jpoint(g->document_centre));
+    json_object_object_add(centres, "c1", jpoint(g->centres[0]));
+    json_object_object_add(centres, "c2", jpoint(g->centres[1]));
+    json_object_object_add(centres, "c3", jpoint(g->centres[2]));
+    json_object_object_add(o, "centres", centres);
+
+    json_object *leaves = json_object_new_array();
+    for (int i = 0; i < 3; i++)
+        json_object_array_add(leaves, jnode(doc, g->leaves[i]));
+    json_object_object_add(o, "leaves", leaves);
+
+    json_object *cands = json_object_new_array();
+    for (size_t i = 0; i < g->n_candidates; i++) {
+        const gce_candidate *c = &g->candidates[i];
+        json_object *jc = jnode(doc, c->node);
+        if (!jc)
+            continue;
+        json_object_object_add(jc, "walk", json_object_new_int(c->walk + 1));
+        json_object_object_add(jc, "rule", json_object_new_string(rule_name(c->rule)));
+        json_object_object_add(jc, "density", json_object_new_double(c->density));
+        json_object_object_add(jc, "best", json_object_new_boolean(c->best));
+        json_object_object_add(jc, "chosen", json_object_new_boolean(c->node == g->chosen && c->walk == g->chosen_walk));
+        json_object_array_add(cands, jc);
+    }
+    json_object_object_add(o, "candidates", cands);
+    json_object_object_add(o, "chosen_walk", g->chosen_walk >= 0 ? json_object_new_int(g->chosen_walk + 1) : NULL);
+    json_object_object_add(o, "chosen_best", json_object_new_boolean(g->chosen_best));
+    json_object_object_add(o, "failure", jstr(g->failure));
+    return o;
+}
+
+char *result_build_json(const glance_result *res)
+{
+    json_object *o = json_object_new_object();
+    if (!o)
+        return NULL;
+    json_object_object_add(o, "status", json_object_new_string(status_name(res->status)));
+    json_object_object_add(o, "message",
+                           res->status == GLANCE_OK ? NULL : jstr(glance_result_message(res, res->status)));
+    json_object_object_add(o, "title", json_object_new_string(res->title ? res->title : ""));
+    int ok = res->status == GLANCE_OK;
+    json_object_object_add(o, "text", ok ? jstr(res->text) : NULL);
+    json_object_object_add(o, "html", ok ? jstr(res->html) : NULL);
+
+    json_object *chosen = NULL;
+    if (ok && res->gce.chosen) {
+        chosen = json_object_new_object();
+        json_object_object_add(chosen, "xpath", jstr(res->xpath));
+        json_object_object_add(chosen, "tag", jstr(res->gce.chosen->tag));
+        json_object_object_add(chosen, "box", jbox(res->gce.chosen->box));
+        for (size_t i = 0; i < res->gce.n_candidates; i++) {
+            const gce_candidate *c = &res->gce.candidates[i];
+            if (c->node == res->gce.chosen && c->walk == res->gce.chosen_walk) {
+                json_object_object_add(chosen, "rule", json_object_new_string(rule_name(c->rule)));
+                json_object_object_add(chosen, "density", json_object_new_double(c->density));
+                break;
+            }
+        }
+    }
+    json_object_object_add(o, "chosen", chosen);
+
+    json_object *win = json_object_new_object();
+    json_object_object_add(win, "w", json_object_new_int(res->window_w));
+    json_object_object_add(win, "h", json_object_new_int(res->window_h));
+    json_object_object_add(o, "window", win);
+    if (res->dom) {
+        json_object *d = json_object_new_object();
+        json_object_object_add(d, "w", json_object_new_double(dom_doc_width(res->dom)));
+        json_object_object_add(d, "h", json_object_new_double(dom_doc_height(res->dom)));
+        json_object_object_add(d, "nodes", json_object_new_int64((int64_t)dom_doc_count(res->dom)));
+        json_object_object_add(o, "document", d);
+        json_object *css = json_object_new_object();
+        json_object_object_add(css, "loaded", json_object_new_int(res->rstats.stylesheets_loaded));
+        json_object_object_add(css, "skipped", json_object_new_int(res->rstats.stylesheets_skipped));
+        json_object_object_add(o, "stylesheets", css);
+    }
+    if (res->gce_ran)
+        json_object_object_add(o, "gce", jgce(res));
+
+    json_object *t = json_object_new_object();
+    json_object_object_add(t, "parse", json_object_new_double(res->timings.parse_ms));
+    json_object_object_add(t, "layout", json_object_new_double(res->timings.layout_ms));
+    json_object_object_add(t, "gce", json_object_new_double(res->timings.gce_ms));
+    json_object_object_add(t, "total", json_object_new_double(res->timings.total_ms));
+    json_object_object_add(o, "timings_ms", t);
+
+    const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+    char *out = s ? strdup(s) : NULL;
+    json_object_put(o);
+    return out;
+}

@@ -1,0 +1,103 @@
+/* lib/: the result and its accessors. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/result.h"
+
+glance_result *result_new(void)
+{
+    glance_result *r = calloc(1, sizeof *r);
+    if (r)
+        r->status = GLANCE_OK;
+    return r;
+}
+
+void result_set_message(glance_result *res, const char *msg)
+{
+    free(res->message);
+    res->message = msg ? strdup(msg) : NULL;
+}
+
+void glance_result_free(glance_result *res)
+{
+    if (!res)
+        return;
+    if (res->gce_ran)
+        gce_result_free(&res->gce);
+    render_doc_free(res->rdoc);
+    free(res->message);
+    free(res->title);
+    free(res->text);
+    free(res->html);
+    free(res->json);
+    free(res);
+}
+
+glance_status glance_result_status(const glance_result *res)
+{
+    return res ? res->status : GLANCE_ENOMEM;
+}
+
+const char *glance_result_text(const glance_result *res)
+{
+    return res && res->status == GLANCE_OK ? res->text : NULL;
+}
+
+const char *glance_result_html(const glance_result *res)
+{
+    return res && res->status == GLANCE_OK ? res->html : NULL;
+}
+
+const char *glance_result_title(const glance_result *res)
+{
+    return res && res->title ? res->title : "";
+}
+
+const char *glance_result_xpath(const glance_result *res)
+{
+    return res && res->status == GLANCE_OK ? res->xpath : NULL;
+}
+
+const char *glance_result_tag(const glance_result *res)
+{
+    return res && res->status == GLANCE_OK && res->gce.chosen ? res->gce.chosen->tag : NULL;
+}
+
+glance_box glance_result_box(const glance_result *res)
+{
+    glance_box b = {0, 0, 0, 0};
+    if (res && res->status == GLANCE_OK && res->gce.chosen) {
+        dom_box d = res->gce.chosen->box;
+        b = (glance_box){d.x, d.y, d.w, d.h};
+    }
+    return b;
+}
+
+const char *glance_result_failure(const glance_result *res)
+{
+    if (!res || res->status == GLANCE_OK)
+        return NULL;
+    return res->message ? res->message : glance_strerror(res->status);
+}
+
+const char *glance_result_message(const glance_result *res, glance_status status)
+{
+    if (res && res->message && res->status == status)
+        return res->message;
+    return glance_strerror(status);
+}
+
+glance_timings glance_result_timings(const glance_result *res)
+{
+    glance_timings t = {0, 0, 0, 0};
+    return res ? res->timings : t;
+}
+
+const char *glance_result_json(glance_result *res)
+{
+    if (!res)
+        return NULL;
+    if (!res->json)
+        res->json = result_build_json(res);
+    return res->json;
+}

@@ -1,0 +1,32 @@
+/* lib/: the result behind the opaque glance_result, shared by the files of
+ * lib/ only. */
+#ifndef GLANCE_LIB_RESULT_H
+#define GLANCE_LIB_RESULT_H
+
+#include "glance.h"
+#include "gce/gce.h"
+#include "render/render.h"
+
+struct glance_result {
+    glance_status status;
+    char *message;         /* one line; NULL: glance_strerror(status) */
+    render_doc *rdoc;      /* owns the dom tree */
+    dom_doc *dom;          /* borrowed from rdoc */
+    render_stats rstats;
+    int window_w, window_h;
+    gce_params params;
+    gce_result gce;
+    int gce_ran;
+    char *title;
+    const char *xpath;     /* in the dom's arena */
+    char *text, *html;
+    char *json;            /* built on first request */
+    glance_timings timings;
+};
+
+glance_result *result_new(void);
+void result_set_message(glance_result *res, const char *msg);
+/* Builds the JSON of a result (lib/json.c); malloc'd, NULL when out of memory. */
+char *result_build_json(const glance_result *res);
+
+#endif

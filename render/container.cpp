@@ -1,0 +1,343 @@
+// render/: the litehtml document container and the walk that turns the
+// laid-out litehtml tree into a dom tree. The only C++ in glance; render.h is
+// its C face. Exceptions never cross that face.
+
+#include "render/render.h"
+
+#include <litehtml.h>
+#include <litehtml/el_before_after.h>
+#include <litehtml/el_cdata.h>
+#include <litehtml/el_comment.h>
+#include <litehtml/el_space.h>
+#include <litehtml/el_text.h>
+
+#include <gumbo.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <new>
+#include <string>
+#include <sys/stat.h>
+#include <vector>
+
+namespace {
+
+double now_ms()
+{
+    using clock = std::chrono::steady_clock;
+    return std::chrono::duration<double, std::milli>(clock::now().time_since_epoch()).count();
+}
+
+bool is_remote_url(const std::string &url)
+{
+    // Anything with a scheme other than file:, or protocol-relative: the
+    // network comes in net/, and layout must not wait for it.
+    if (url.compare(0, 2, "//") == 0)
+        return true;
+    size_t colon = url.find(':');
+    if (colon == std::string::npos)
+        return false;
+    size_t slash = url.find('/');
+    if (slash != std::string::npos && slash < colon)
+        return false;
+    std::string scheme = url.substr(0, colon);
+    for (auto &c : scheme)
+        c = (char)tolower((unsigned char)c);
+    return scheme != "file";
+}
+
+// Reads a local file of at most `limit` bytes; false when missing, not a
+// regular file or too large.
+bool read_small_file(const std::string &path, size_t limit, std::string &out)
+{
+    struct stat st;
+    if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size > limit)
+        return false;
+    FILE *f = fopen(path.c_str(), "rb");
+    if (!f)
+        return false;
+    out.resize((size_t)st.st_size);
+    size_t got = out.empty() ? 0 : fread(&out[0], 1, out.size(), f);
+    fclose(f);
+    out.resize(got);
+    return true;
+}
+
+std::string path_dir(const std::string &path)
+{
+    size_t slash = path.rfind('/');
+    return slash == std::string::npos ? std::string() : path.substr(0, slash);
+}
+
+// Resolves a stylesheet reference against the folder of the file that made
+// it (a page or another stylesheet). Query and fragment are dropped.
+std::string resolve_local(const std::string &dir, std::string url)
+{
+    if (url.compare(0, 7, "file://") == 0)
+        url = url.substr(7);
+    size_t cut = url.find_first_of("?#");
+    if (cut != std::string::npos)
+        url.resize(cut);
+    if (!url.empty() && url[0] == '/')
+        return url;
+    return dir.empty() ? url : dir + "/" + url;
+}
+
+class container final : public litehtml::document_container {
+public:
+    container(fonts_lib *fonts, const render_opts &opts, render_stats &stats)
+        : fonts_(fonts), opts_(opts), stats_(stats)
+    {
+        if (opts.base_dir)
+            base_dir_ = opts.base_dir;
+    }
+
+    bool font_failed = false;
+
+    litehtml::uint_ptr create_font(const litehtml::tchar_t *face, int size, int weight,
+                                   litehtml::font_style italic, unsigned int decoration,
+                                   litehtml::font_metrics *fm) override
+    {
+        fonts_font *f = fonts_open(fonts_, face ? face : "serif", size, weight,
+                                   italic == litehtml::fontStyleItalic);
+        if (!f) {
+            font_failed = true;
+            return 0;
+        }
+        if (fm) {
+            fonts_metrics m;
+            fonts_get_metrics(f, &m);
+            fm->ascent = m.ascent;
+            fm->descent = m.descent;
+            fm->height = m.height;
+            fm->x_height = m.x_height;
+            fm->draw_spaces = true;
+        }
+        return (litehtml::uint_ptr)f;
+    }
+
+    void delete_font(litehtml::uint_ptr) override {} // fonts_lib owns them
+
+    int text_width(const litehtml::tchar_t *text, litehtml::uint_ptr font) override
+    {
+        if (!font || !text)
+            return 0;
+        return fonts_text_width((fonts_font *)font, text, strlen(text));
+    }
+
+    void draw_text(litehtml::uint_ptr, const litehtml::tchar_t *, litehtml::uint_ptr,
+                   litehtml::web_color, const litehtml::position &) override {}
+    int pt_to_px(int pt) const override { return pt * 96 / 72; }
+    int get_default_font_size() const override { return 16; }
+    // Browsers on Linux default to Times New Roman (Liberation Serif).
+    const litehtml::tchar_t *get_default_font_name() const override { return "Times New Roman"; }
+    void draw_list_marker(litehtml::uint_ptr, const litehtml::list_marker &) override {}
+    void load_image(const litehtml::tchar_t *, const litehtml::tchar_t *, bool) override {}
+    // Images are not fetched: their size comes from width/height and CSS.
+    void get_image_size(const litehtml::tchar_t *, const litehtml::tchar_t *,
+                        litehtml::size &sz) override
+    {
+        sz.width = 0;
+        sz.height = 0;
+    }
+    void draw_background(litehtml::uint_ptr, const litehtml::background_paint &) override {}
+    void draw_borders(litehtml::uint_ptr, const litehtml::borders &, const litehtml::position &,
+                      bool) override {}
+    void set_caption(const litehtml::tchar_t *) override {}
+    void set_base_url(const litehtml::tchar_t *) override {}
+    void link(const std::shared_ptr<litehtml::document> &, const litehtml::element::ptr &) override {}
+    void on_anchor_click(const litehtml::tchar_t *, const litehtml::element::ptr &) override {}
+    void set_cursor(const litehtml::tchar_t *) override {}
+
+    void transform_text(litehtml::tstring &text, litehtml::text_transform tt) override
+    {
+        // ASCII only: case mapping of other scripts changes widths little,
+        // and locale-free code keeps two threads independent.
+        for (auto &c : text) {
+            if (tt == litehtml::text_transform_uppercase && c >= 'a' && c <= 'z')
+                c = (char)(c - 'a' + 'A');
+            else if (tt == litehtml::text_transform_lowercase && c >= 'A' && c <= 'Z')
+                c = (char)(c - 'A' + 'a');
+        }
+    }
+
+    // Linked stylesheets and @import: local files only, relative to the
+    // folder of the page (or of the importing stylesheet).
+    void import_css(litehtml::tstring &text, const litehtml::tstring &url,
+                    litehtml::tstring &baseurl) override
+    {
+        text.clear();
+        if (url.empty() || base_dir_.empty() || is_remote_url(url) || is_remote_url(baseurl)) {
+            stats_.stylesheets_skipped++;
+            return;
+        }
+        if (opts_.max_stylesheets > 0 && stats_.stylesheets_loaded >= opts_.max_stylesheets) {
+            stats_.stylesheets_skipped++;
+            return;
+        }
+        std::string dir = baseurl.empty() ? base_dir_ : path_dir(baseurl);
+        std::string path = resolve_local(dir.empty() ? base_dir_ : dir, url);
+        size_t limit = opts_.max_css_bytes ? opts_.max_css_bytes : (size_t)4 << 20;
+        if (!read_small_file(path, limit, text)) {
+            text.clear();
+            stats_.stylesheets_skipped++;
+            return;
+        }
+        baseurl = path; // so that its own @imports resolve against its folder
+        stats_.stylesheets_loaded++;
+    }
+
+    void set_clip(const litehtml::position &, const litehtml::border_radiuses &, bool, bool) override {}
+    void del_clip() override {}
+
+    void get_client_rect(litehtml::position &client) const override
+    {
+        client = litehtml::position(0, 0, opts_.window_w, opts_.window_h);
+    }
+
+    std::shared_ptr<litehtml::element> create_element(const litehtml::tchar_t *,
+                                                      const litehtml::string_map &,
+                                                      const std::shared_ptr<litehtml::document> &) override
+    {
+        return nullptr;
+    }
+
+    void get_media_features(litehtml::media_features &media) const override
+    {
+        media.type = litehtml::media_type_screen;
+        media.width = opts_.window_w;
+        media.height = opts_.window_h;
+        media.device_width = opts_.window_w;
+        media.device_height = opts_.window_h;
+        media.color = 8;
+        media.monochrome = 0;
+        media.color_index = 256;
+        media.resolution = 96;
+    }
+
+    void get_language(litehtml::tstring &language, litehtml::tstring &culture) const override
+    {
+        language = "en";
+        culture = "";
+    }
+
+private:
+    fonts_lib *fonts_;
+    render_opts opts_;
+    render_stats &stats_;
+    std::string base_dir_;
+};
+
+} // namespace
+
+struct render_engine {
+    fonts_lib *fonts;
+    litehtml::context context;
+};
+
+struct render_doc {
+    std::unique_ptr<container> cont;
+    litehtml::document::ptr doc;
+    dom_doc *dom = nullptr;
+    ~render_doc() { dom_doc_free(dom); }
+};
+
+extern "C" render_engine *render_engine_new(fonts_lib *fonts)
+{
+    try {
+        auto *eng = new render_engine;
+        eng->fonts = fonts;
+        eng->context.load_master_stylesheet(render_ua_css);
+        return eng;
+    } catch (...) {
+        return nullptr;
+    }
+}
+
+extern "C" void render_engine_free(render_engine *eng)
+{
+    delete eng;
+}
+
+extern "C" void render_doc_free(render_doc *doc)
+{
+    delete doc;
+}
+
+extern "C" dom_doc *render_doc_dom(render_doc *doc)
+{
+    return doc ? doc->dom : nullptr;
+}
+
+extern "C" int render_html_depth(const char *html, size_t len)
+{
+    GumboOutput *out = gumbo_parse_with_options(&kGumboDefaultOptions, html, len);
+    if (!out)
+        return -1;
+    // Iterative: the point is to survive pages nested 100 000 deep.
+    struct item {
+        GumboNode *node;
+        int depth;
+    };
+    std::vector<item> stack;
+    stack.push_back({out->root, 1});
+    int deepest = 0;
+    while (!stack.empty()) {
+        item it = stack.back();
+        stack.pop_back();
+        deepest = std::max(deepest, it.depth);
+        GumboVector &kids = it.node->v.element.children;
+        for (unsigned i = 0; i < kids.length; i++) {
+            GumboNode *c = (GumboNode *)kids.data[i];
+            if (c->type == GUMBO_NODE_ELEMENT || c->type == GUMBO_NODE_TEMPLATE)
+                stack.push_back({c, it.depth + 1});
+        }
+    }
+    gumbo_destroy_output(&kGumboDefaultOptions, out);
+    return deepest;
+}
+
+// Builds the dom tree; defined in render/tree.cpp.
+render_status render_build_dom(const litehtml::document::ptr &doc, const render_opts &opts,
+                               dom_doc **out);
+
+extern "C" render_status render_load(render_engine *eng, const char *html, const render_opts *opts,
+                                     render_doc **out, render_stats *stats)
+{
+    render_stats local{};
+    render_stats &st = stats ? *stats : local;
+    st = render_stats{};
+    *out = nullptr;
+    try {
+        std::unique_ptr<render_doc> rd(new render_doc);
+        rd->cont.reset(new container(eng->fonts, *opts, st));
+        double t0 = now_ms();
+        if (opts->max_depth > 0 && render_html_depth(html, strlen(html)) > opts->max_depth)
+            return RENDER_EDEPTH;
+        rd->doc = litehtml::document::createFromUTF8(html, rd->cont.get(), &eng->context);
+        double t1 = now_ms();
+        st.parse_ms = t1 - t0;
+        if (!rd->doc || !rd->doc->root())
+            return RENDER_EPARSE;
+        if (rd->cont->font_failed)
+            return RENDER_EFONTS;
+        rd->doc->render(opts->window_w);
+        double t2 = now_ms();
+        st.layout_ms = t2 - t1;
+        if (rd->cont->font_failed)
+            return RENDER_EFONTS;
+        render_status s = render_build_dom(rd->doc, *opts, &rd->dom);
+        st.dom_ms = now_ms() - t2;
+        if (s != RENDER_OK)
+            return s;
+        *out = rd.release();
+        return RENDER_OK;
+    } catch (const std::bad_alloc &) {
+        return RENDER_ENOMEM;
+    } catch (...) {
+        return RENDER_EPARSE;
+    }
+}

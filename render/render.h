@@ -1,0 +1,74 @@
+/* render/: litehtml lays the page out with real fonts; the result becomes a
+ * dom tree. The litehtml document container is the only C++ in the project;
+ * this header is its C face.
+ *
+ * A render_engine (the user-agent stylesheet, parsed once, and the fonts) is
+ * used by one thread at a time. A render_doc is one laid-out page.
+ */
+#ifndef GLANCE_RENDER_H
+#define GLANCE_RENDER_H
+
+#include <stddef.h>
+
+#include "dom/dom.h"
+#include "fonts/fonts.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct render_engine render_engine;
+typedef struct render_doc render_doc;
+
+typedef struct render_opts {
+    int window_w, window_h; /* the viewport; layout width is window_w */
+    /* Directory that relative URLs of linked stylesheets resolve against
+     * (the page file's folder); NULL: linked stylesheets are not loaded. */
+    const char *base_dir;
+    size_t max_css_bytes;   /* a local stylesheet larger than this is skipped */
+    int max_stylesheets;    /* linked stylesheets beyond this count are skipped */
+    int max_depth;          /* deeper element nesting is refused before layout
+                               (litehtml recurses; DESIGN.md, Fidelity); 0: no check */
+} render_opts;
+
+typedef enum render_status {
+    RENDER_OK = 0,
+    RENDER_ENOMEM = 1,
+    RENDER_EPARSE = 2, /* litehtml could not build a document */
+    RENDER_EFONTS = 3, /* no font could be opened */
+    RENDER_EDEPTH = 4  /* nesting deeper than max_depth */
+} render_status;
+
+typedef struct render_stats {
+    double parse_ms;   /* HTML parse, CSS parse and style resolution */
+    double layout_ms;  /* litehtml layout at the window width */
+    double dom_ms;     /* building the dom tree from the layout */
+    int stylesheets_loaded;
+    int stylesheets_skipped; /* remote, missing, too large or over the count */
+} render_stats;
+
+/* `fonts` stays owned by the caller and must outlive the engine. */
+render_engine *render_engine_new(fonts_lib *fonts);
+void render_engine_free(render_engine *eng);
+
+/* Parses `html` (UTF-8, NUL-terminated), lays it out and builds its dom.
+ * On success *out holds the page; free it with render_doc_free. */
+render_status render_load(render_engine *eng, const char *html, const render_opts *opts,
+                          render_doc **out, render_stats *stats);
+
+/* The deepest element nesting of `html` as an HTML parser builds it (gumbo,
+ * the parser litehtml uses), counted from <html> = 1. */
+int render_html_depth(const char *html, size_t len);
+void render_doc_free(render_doc *doc);
+
+/* The tree of the laid-out page, owned by the render_doc. */
+dom_doc *render_doc_dom(render_doc *doc);
+
+/* The user-agent stylesheet (render/ua.css), for tests and documentation. */
+extern const char render_ua_css[];
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,273 @@
+/* The public API on the inputs a caller can get wrong: each gets its own
+ * status and a message, never a crash or a silent empty result. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <json-c/json.h>
+
+#include "glance.h"
+
+static glance_context *ctx;
+
+/* A small article page whose content GCE finds by the <article> rule. */
+static const char ARTICLE_PAGE[] =
+    "<!DOCTYPE html><html><head><title>  A   small\n page </title></head><body>"
+    "<div style='height:60px'><a href='/'>Home</a> <a href='/a'>News</a> <a href='/b'>Sport</a></div>"
+    "<article style='width:700px;margin:0 auto'><h1>River levels fall</h1>"
+    "<p>After a week of heavy rain the river has fallen back below the flood mark, the county "
+    "engineers said on Tuesday, and the footbridge at the mill will open again on Friday.</p>"
+    "<p>Residents along the lower bank were asked to keep their sandbags in place until the "
+    "weekend, when a second, smaller crest is expected to pass through the town.</p>"
+    "<p>The engineers thanked the volunteers who filled more than four thousand bags.</p>"
+    "<p>" "The council will meet next month to discuss a permanent wall along the quay, which "
+    "has flooded three times in the last ten years and cost the town dearly each time.</p>"
+    "<p>Until then the temporary barriers stay in place and the car park stays closed.</p>"
+    "<p>More rain is forecast for the hills, but the river is expected to stay within its banks.</p>"
+    "<p>Anglers are asked to keep away from the weir while the water is still high and fast.</p>"
+    "<p>The bus service on the river road will return to its normal timetable on Monday.</p>"
+    "<p>Schools in the valley reopened on Wednesday after two days of closure.</p>"
+    "<p>The mill museum expects to reopen its ground floor gallery before the summer.</p>"
+    "</article><div><a href='/c'>Contact</a></div></body></html>";
+
+static glance_status run(const char *html, size_t len, const glance_options *opt, glance_result **res)
+{
+    *res = NULL;
+    glance_status st = glance_extract(ctx, html, len, opt, res);
+    assert_non_null(*res);
+    assert_int_equal(glance_result_status(*res), st);
+    return st;
+}
+
+static void finds_article(void **state)
+{
+    glance_result *res;
+    assert_int_equal(run(ARTICLE_PAGE, strlen(ARTICLE_PAGE), NULL, &res), GLANCE_OK);
+    assert_string_equal(glance_result_title(res), "A small page");
+    assert_string_equal(glance_result_tag(res), "article");
+    assert_string_equal(glance_result_xpath(res), "/html[1]/body[1]/article[1]");
+    const char *text = glance_result_text(res);
+    assert_non_null(strstr(text, "River levels fall"));
+    assert_non_null(strstr(text, "mill museum"));
+    assert_null(strstr(text, "Contact"));
+    assert_null(strstr(text, "Sport"));
+    assert_non_null(strstr(glance_result_html(res), "<h1>River levels fall</h1>"));
+    glance_box b = glance_result_box(res);
+    assert_true(b.w == 700);
+    assert_true(b.x == (1920 - 700) / 2.0);
+    glance_timings t = glance_result_timings(res);
+    assert_true(t.parse_ms > 0 && t.layout_ms > 0 && t.total_ms >= t.parse_ms + t.layout_ms);
+    glance_result_free(res);
+}
+
+static void json_carries_reasoning(void **state)
+{
+    glance_result *res;
+    assert_int_equal(run(ARTICLE_PAGE, strlen(ARTICLE_PAGE), NULL, &res), GLANCE_OK);
+    json_object *o = json_tokener_parse(glance_result_json(res)), *v, *g, *w;
+    assert_non_null(o);
+    assert_true(json_object_object_get_ex(o, "title", &v));
+    assert_string_equal(json_object_get_string(v), "A small page");
+    assert_true(json_object_object_get_ex(o, "chosen", &v));
+    assert_true(json_object_object_get_ex(v, "xpath", &w));
+    assert_string_equal(json_object_get_string(w), "/html[1]/body[1]/article[1]");
+    assert_true(json_object_object_get_ex(v, "rule", &w));
+    assert_string_equal(json_object_get_string(w), "tag");
+    assert_true(json_object_object_get_ex(o, "gce", &g));
+    /* The document is shorter than the window: the FIA is the window. */
+    assert_true(json_object_object_get_ex(g, "fia", &v));
+    assert_true(json_object_object_get_ex(v, "h", &w));
+    assert_true(json_object_get_double(w) == 1080);
+    assert_true(json_object_object_get_ex(g, "grid", &v));
+    assert_true(json_object_object_get_ex(v, "rows", &w));
+    assert_int_equal(json_object_get_int(w), 7);
+    assert_true(json_object_object_get_ex(v, "excluded", &w));
+    assert_true(json_object_array_length(w) >= 2 * 7 + 2 * 8 - 4); /* at least the edge ring */
+    assert_true(json_object_object_get_ex(g, "centres", &v));
+    assert_true(json_object_object_get_ex(v, "c3", &w));
+    assert_true(json_object_object_get_ex(g, "leaves", &v));
+    assert_int_equal(json_object_array_length(v), 3);
+    assert_true(json_object_object_get_ex(g, "candidates", &v));
+    assert_true(json_object_array_length(v) >= 1);
+    assert_true(json_object_object_get_ex(o, "timings_ms", &v));
+    assert_true(json_object_object_get_ex(v, "layout", &w));
+    json_object_put(o);
+    glance_result_free(res);
+}
+
+static void empty_input(void **state)
+{
+    glance_result *res;
+    assert_int_equal(run("", 0, NULL, &res), GLANCE_EINPUT);
+    assert_non_null(strstr(glance_result_message(res, GLANCE_EINPUT), "empty"));
+    assert_null(glance_result_text(res));
+    glance_result_free(res);
+}
+
+static void binary_input(void **state)
+{
+    static const char png[] = "\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x10";
+    glance_result *res;
+    assert_int_equal(run(png, sizeof png - 1, NULL, &res), GLANCE_EINPUT);
+    assert_non_null(strstr(glance_result_message(res, GLANCE_EINPUT), "PNG"));
+    glance_result_free(res);
+
+    char noise[2048];
+    unsigned x = 12345;
+    for (size_t i = 0; i < sizeof noise; i++) {
+        x = x * 1103515245u + 12345u;
+        noise[i] = (char)(x >> 16);
+    }
+    assert_int_equal(run(noise, sizeof noise, NULL, &res), GLANCE_EINPUT);
+    assert_non_null(strstr(glance_result_message(res, GLANCE_EINPUT), "binary"));
+    glance_result_free(res);
+}
+
+static void over_the_size_limit(void **state)
+{
+    glance_options opt;
+    glance_options_default(&opt);
+    opt.max_input_bytes = 100;
+    glance_result *res;
+    assert_int_equal(run(ARTICLE_PAGE, strlen(ARTICLE_PAGE), &opt, &res), GLANCE_ETOOBIG);
+    assert_non_null(strstr(glance_result_message(res, GLANCE_ETOOBIG), "max_input_bytes"));
+    glance_result_free(res);
+}
+
+static void too_deep(void **state)
+{
+    /* 20 000 nested <div>s would overflow litehtml's recursion: refused
+     * before layout, quickly. */
+    const int depth = 20000;
+    size_t cap = (size_t)depth * 11 + 64;
+    char *html = malloc(cap);
+    assert_non_null(html);
+    size_t n = 0;
+    n += (size_t)sprintf(html + n, "<html><body>");
+    for (int i = 0; i < depth; i++)
+        n += (size_t)sprintf(html + n, "<div>");
+    n += (size_t)sprintf(html + n, "deep");
+    for (int i = 0; i < depth; i++)
+        n += (size_t)sprintf(html + n, "</div>");
+    glance_result *res;
+    assert_int_equal(run(html, n, NULL, &res), GLANCE_ETOOBIG);
+    assert_non_null(strstr(glance_result_message(res, GLANCE_ETOOBIG), "deeper"));
+    glance_result_free(res);
+    free(html);
+}
+
+static void invalid_utf8_and_nul(void **state)
+{
+    /* Stray bytes and a NUL inside the text become U+FFFD; the content is
+     * still found, and the bytes after the NUL are not lost. */
+    size_t len = strlen(ARTICLE_PAGE);
+    char *html = malloc(len + 1);
+    assert_non_null(html);
+    memcpy(html, ARTICLE_PAGE, len + 1);
+    char *p = strstr(html, "heavy rain");
+    assert_non_null(p);
+    p[5] = '\xff';
+    p[6] = '\0';
+    glance_result *res;
+    assert_int_equal(run(html, len, NULL, &res), GLANCE_OK);
+    const char *text = glance_result_text(res);
+    assert_non_null(strstr(text, "heavy\xef\xbf\xbd\xef\xbf\xbd" "ain"));
+    assert_non_null(strstr(text, "mill museum"));
+    glance_result_free(res);
+    free(html);
+}
+
+static void utf16_with_bom(void **state)
+{
+    size_t len = strlen(ARTICLE_PAGE);
+    char *u16 = malloc(2 + 2 * len);
+    assert_non_null(u16);
+    u16[0] = '\xff';
+    u16[1] = '\xfe';
+    for (size_t i = 0; i < len; i++) { /* the page is ASCII */
+        u16[2 + 2 * i] = ARTICLE_PAGE[i];
+        u16[3 + 2 * i] = 0;
+    }
+    glance_result *res;
+    assert_int_equal(run(u16, 2 + 2 * len, NULL, &res), GLANCE_OK);
+    assert_string_equal(glance_result_xpath(res), "/html[1]/body[1]/article[1]");
+    glance_result_free(res);
+    free(u16);
+}
+
+static void bad_options(void **state)
+{
+    glance_options opt;
+    glance_result *res;
+    glance_options_default(&opt);
+    opt.window_w = 0;
+    assert_int_equal(run(ARTICLE_PAGE, strlen(ARTICLE_PAGE), &opt, &res), GLANCE_EOPTION);
+    assert_non_null(strstr(glance_result_message(res, GLANCE_EOPTION), "window"));
+    glance_result_free(res);
+    glance_options_default(&opt);
+    opt.beta = 1.5;
+    assert_int_equal(run(ARTICLE_PAGE, strlen(ARTICLE_PAGE), &opt, &res), GLANCE_EOPTION);
+    glance_result_free(res);
+    glance_options_default(&opt);
+    opt.grid_rows = 0;
+    assert_int_equal(run(ARTICLE_PAGE, strlen(ARTICLE_PAGE), &opt, &res), GLANCE_EOPTION);
+    glance_result_free(res);
+}
+
+static void no_text_at_all(void **state)
+{
+    static const char page[] = "<html><body><div style='height:2000px'></div></body></html>";
+    glance_result *res;
+    assert_int_equal(run(page, strlen(page), NULL, &res), GLANCE_ENOCONTENT);
+    assert_non_null(glance_result_failure(res));
+    assert_null(glance_result_text(res));
+    glance_result_free(res);
+}
+
+static void missing_file(void **state)
+{
+    glance_result *res = NULL;
+    glance_status st = glance_extract_file(ctx, "/nonexistent/page.html", NULL, &res);
+    assert_int_equal(st, GLANCE_EIO);
+    assert_non_null(strstr(glance_result_message(res, st), "/nonexistent/page.html"));
+    glance_result_free(res);
+}
+
+static void strerror_covers_every_status(void **state)
+{
+    for (int s = GLANCE_OK; s <= GLANCE_EFONTS; s++) {
+        const char *m = glance_strerror((glance_status)s);
+        assert_non_null(m);
+        assert_string_not_equal(m, "unknown status");
+    }
+    assert_string_equal(glance_strerror((glance_status)999), "unknown status");
+}
+
+int main(void)
+{
+    ctx = glance_context_new();
+    if (!ctx)
+        return 1;
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(finds_article),
+        cmocka_unit_test(json_carries_reasoning),
+        cmocka_unit_test(empty_input),
+        cmocka_unit_test(binary_input),
+        cmocka_unit_test(over_the_size_limit),
+        cmocka_unit_test(too_deep),
+        cmocka_unit_test(invalid_utf8_and_nul),
+        cmocka_unit_test(utf16_with_bom),
+        cmocka_unit_test(bad_options),
+        cmocka_unit_test(no_text_at_all),
+        cmocka_unit_test(missing_file),
+        cmocka_unit_test(strerror_covers_every_status),
+    };
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    glance_context_free(ctx);
+    return failed;
+}

@@ -1,0 +1,233 @@
+/* The glance command as a person runs it: exit statuses, one-line errors on
+ * stderr, the three output formats, standard input. */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <json-c/json.h>
+
+static char tmpdir[] = "/tmp/glance-cli-XXXXXX";
+
+typedef struct run_out {
+    int code;
+    char *out, *err;
+} run_out;
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return strdup("");
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *b = malloc((size_t)n + 1);
+    size_t got = fread(b, 1, (size_t)n, f);
+    b[got] = '\0';
+    fclose(f);
+    return b;
+}
+
+/* Runs `glance ARGS` through the shell with stdout and stderr captured. */
+static run_out run(const char *args)
+{
+    char cmd[4096], out[512], err[512];
+    snprintf(out, sizeof out, "%s/out", tmpdir);
+    snprintf(err, sizeof err, "%s/err", tmpdir);
+    snprintf(cmd, sizeof cmd, "%s %s >%s 2>%s", GLANCE_BIN, args, out, err);
+    int st = system(cmd);
+    run_out r;
+    r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    r.out = slurp(out);
+    r.err = slurp(err);
+    return r;
+}
+
+static void run_free(run_out *r)
+{
+    free(r->out);
+    free(r->err);
+}
+
+static int count_lines(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+static void write_file(const char *name, const void *data, size_t len)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    if (len)
+        fwrite(data, 1, len, f);
+    fclose(f);
+}
+
+static void help_and_usage(void **state)
+{
+    run_out r = run("--help");
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "glance extract"));
+    run_free(&r);
+    r = run("");
+    assert_int_equal(r.code, 2);
+    run_free(&r);
+    r = run("frobnicate");
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "unknown command"));
+    run_free(&r);
+}
+
+static void bad_option_values(void **state)
+{
+    const char *bad[] = {"--window 1920", "--window 0x1080", "--window axb", "--grid 7", "--alpha x",
+                         "--beta 2", "--dw nan", "--format pdf", "--diff sideways"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char args[256];
+        snprintf(args, sizeof args, "extract %s %s/news.html", bad[i], FIXTURES_DIR);
+        run_out r = run(args);
+        if (r.code != 2)
+            fail_msg("'%s' gave exit %d, expected 2", bad[i], r.code);
+        assert_true(strlen(r.err) > 0);
+        assert_string_equal(r.out, "");
+        run_free(&r);
+    }
+}
+
+static void text_output(void **state)
+{
+    char args[512];
+    snprintf(args, sizeof args, "extract %s/news.html", FIXTURES_DIR);
+    run_out r = run(args);
+    assert_int_equal(r.code, 0);
+    assert_true(strlen(r.out) > 500);
+    assert_string_equal(r.err, "");
+    assert_null(strstr(r.out, "<p>"));
+    run_free(&r);
+}
+
+static void html_output(void **state)
+{
+    char args[512];
+    snprintf(args, sizeof args, "extract --format html %s/news.html", FIXTURES_DIR);
+    run_out r = run(args);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "<p>"));
+    assert_null(strstr(r.out, "<script"));
+    run_free(&r);
+}
+
+static void json_output(void **state)
+{
+    char args[512];
+    snprintf(args, sizeof args, "extract --format json --window 1280x1024 --grid 6x6 %s/news.html", FIXTURES_DIR);
+    run_out r = run(args);
+    assert_int_equal(r.code, 0);
+    json_object *o = json_tokener_parse(r.out), *v, *w;
+    assert_non_null(o);
+    assert_true(json_object_object_get_ex(o, "window", &v));
+    assert_true(json_object_object_get_ex(v, "w", &w));
+    assert_int_equal(json_object_get_int(w), 1280);
+    assert_true(json_object_object_get_ex(o, "gce", &v));
+    assert_true(json_object_object_get_ex(v, "grid", &w));
+    json_object *cols;
+    assert_true(json_object_object_get_ex(w, "cols", &cols));
+    assert_int_equal(json_object_get_int(cols), 6);
+    assert_true(json_object_object_get_ex(o, "chosen", &v));
+    assert_true(json_object_object_get_ex(v, "xpath", &w));
+    assert_true(strncmp(json_object_get_string(w), "/html[1]/body[1]/", 17) == 0);
+    json_object_put(o);
+    run_free(&r);
+}
+
+static void stdin_input(void **state)
+{
+    char args[512];
+    snprintf(args, sizeof args, "extract - < %s/news.html", FIXTURES_DIR);
+    run_out r = run(args);
+    assert_int_equal(r.code, 0);
+    assert_true(strlen(r.out) > 500);
+    run_free(&r);
+}
+
+static void bad_inputs_exit_3_with_one_line(void **state)
+{
+    write_file("empty.html", "", 0);
+    write_file("binary.bin", "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03", 10);
+    const char *cases[] = {"empty.html", "binary.bin", "missing.html", "."};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char args[512];
+        snprintf(args, sizeof args, "extract %s/%s", tmpdir, cases[i]);
+        run_out r = run(args);
+        if (r.code != 3)
+            fail_msg("%s gave exit %d, expected 3 (stderr: %s)", cases[i], r.code, r.err);
+        assert_int_equal(count_lines(r.err), 1);
+        assert_non_null(strstr(r.err, "glance: "));
+        assert_string_equal(r.out, "");
+        run_free(&r);
+    }
+}
+
+static void no_content_exits_1(void **state)
+{
+    static const char blank[] = "<html><body><div style='height:3000px'></div></body></html>";
+    write_file("blank.html", blank, strlen(blank));
+    char args[512];
+    snprintf(args, sizeof args, "extract %s/blank.html", tmpdir);
+    run_out r = run(args);
+    assert_int_equal(r.code, 1);
+    assert_int_equal(count_lines(r.err), 1);
+    assert_non_null(strstr(r.err, "no main content"));
+    assert_string_equal(r.out, "");
+    run_free(&r);
+    /* With --format json the reasoning is still printed. */
+    snprintf(args, sizeof args, "extract --format json %s/blank.html", tmpdir);
+    r = run(args);
+    assert_int_equal(r.code, 1);
+    json_object *o = json_tokener_parse(r.out), *v;
+    assert_non_null(o);
+    assert_true(json_object_object_get_ex(o, "status", &v));
+    assert_string_equal(json_object_get_string(v), "nocontent");
+    json_object_put(o);
+    run_free(&r);
+}
+
+static int setup(void **state)
+{
+    return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(help_and_usage),
+        cmocka_unit_test(bad_option_values),
+        cmocka_unit_test(text_output),
+        cmocka_unit_test(html_output),
+        cmocka_unit_test(json_output),
+        cmocka_unit_test(stdin_input),
+        cmocka_unit_test(bad_inputs_exit_3_with_one_line),
+        cmocka_unit_test(no_content_exits_1),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
