@@ -11,8 +11,6 @@
 #include <litehtml/el_space.h>
 #include <litehtml/el_text.h>
 
-#include <gumbo.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -272,32 +270,16 @@ extern "C" dom_doc *render_doc_dom(render_doc *doc)
     return doc ? doc->dom : nullptr;
 }
 
-extern "C" int render_html_depth(const char *html, size_t len)
+// The exact depth costs a parse; ordinary pages pass on the estimate.
+static bool too_deep(const char *html, int max_depth)
 {
-    GumboOutput *out = gumbo_parse_with_options(&kGumboDefaultOptions, html, len);
-    if (!out)
-        return -1;
-    // Iterative: the point is to survive pages nested 100 000 deep.
-    struct item {
-        GumboNode *node;
-        int depth;
-    };
-    std::vector<item> stack;
-    stack.push_back({out->root, 1});
-    int deepest = 0;
-    while (!stack.empty()) {
-        item it = stack.back();
-        stack.pop_back();
-        deepest = std::max(deepest, it.depth);
-        GumboVector &kids = it.node->v.element.children;
-        for (unsigned i = 0; i < kids.length; i++) {
-            GumboNode *c = (GumboNode *)kids.data[i];
-            if (c->type == GUMBO_NODE_ELEMENT || c->type == GUMBO_NODE_TEMPLATE)
-                stack.push_back({c, it.depth + 1});
-        }
-    }
-    gumbo_destroy_output(&kGumboDefaultOptions, out);
-    return deepest;
+    size_t len = strlen(html);
+    const int slack = 16; // html, head, body, tbody and reopened formatting elements
+    int est = render_depth_estimate(html, len);
+    if (est >= 0 && est + slack <= max_depth)
+        return false;
+    int exact = render_html_depth(html, len);
+    return exact < 0 || exact > max_depth;
 }
 
 // Builds the dom tree; defined in render/tree.cpp.
@@ -315,7 +297,7 @@ extern "C" render_status render_load(render_engine *eng, const char *html, const
         std::unique_ptr<render_doc> rd(new render_doc);
         rd->cont.reset(new container(eng->fonts, *opts, st));
         double t0 = now_ms();
-        if (opts->max_depth > 0 && render_html_depth(html, strlen(html)) > opts->max_depth)
+        if (opts->max_depth > 0 && too_deep(html, opts->max_depth))
             return RENDER_EDEPTH;
         rd->doc = litehtml::document::createFromUTF8(html, rd->cont.get(), &eng->context);
         double t1 = now_ms();

@@ -57,8 +57,11 @@ render_status render_load(render_engine *eng, const char *html, const render_opt
                           render_doc **out, render_stats *stats);
 
 /* The deepest element nesting of `html` as an HTML parser builds it (gumbo,
- * the parser litehtml uses), counted from <html> = 1. */
+ * the parser litehtml uses), counted from <html> = 1; -1 when out of memory. */
 int render_html_depth(const char *html, size_t len);
+/* A quick scan of the tags that counts at least as deep as the parser
+ * builds, give or take the few elements a parser adds itself. */
+int render_depth_estimate(const char *html, size_t len);
 void render_doc_free(render_doc *doc);
 
 /* The tree of the laid-out page, owned by the render_doc. */

@@ -1,0 +1,183 @@
+/* render/: how deep a page nests, before litehtml sees it.
+ *
+ * litehtml builds and lays out its tree recursively and its cost grows
+ * faster than linearly with depth (DESIGN.md, Fidelity: 20 000 nested divs
+ * overflow an 8 MB stack), so depth is bounded before layout. Parsing with
+ * gumbo gives the exact depth but costs about 6 ms on a news page, a fifth
+ * of the budget; a scan of the tags that over-estimates the depth lets
+ * ordinary pages skip that parse.
+ */
+#include <ctype.h>
+#include <gumbo.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/render.h"
+
+int render_html_depth(const char *html, size_t len)
+{
+    GumboOutput *out = gumbo_parse_with_options(&kGumboDefaultOptions, html, len);
+    if (!out)
+        return -1;
+    /* Iterative: the point is to survive pages nested 100 000 deep. */
+    size_t cap = 256, n = 0;
+    struct item {
+        GumboNode *node;
+        int depth;
+    } *stack = malloc(cap * sizeof *stack);
+    int deepest = stack ? 0 : -1;
+    if (stack)
+        stack[n++] = (struct item){out->root, 1};
+    while (n > 0) {
+        struct item it = stack[--n];
+        if (it.depth > deepest)
+            deepest = it.depth;
+        GumboVector *kids = &it.node->v.element.children;
+        for (unsigned i = 0; i < kids->length; i++) {
+            GumboNode *c = kids->data[i];
+            if (c->type != GUMBO_NODE_ELEMENT && c->type != GUMBO_NODE_TEMPLATE)
+                continue;
+            if (n == cap) {
+                struct item *s = realloc(stack, 2 * cap * sizeof *stack);
+                if (!s) {
+                    deepest = -1;
+                    n = 0;
+                    break;
+                }
+                stack = s;
+                cap *= 2;
+            }
+            stack[n++] = (struct item){c, it.depth + 1};
+        }
+    }
+    free(stack);
+    gumbo_destroy_output(&kGumboDefaultOptions, out);
+    return deepest;
+}
+
+static int is_void(const char *name, size_t len)
+{
+    static const char *const voids[] = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link",
+                                        "meta", "param", "source", "track", "wbr", "basefont", "bgsound",
+                                        "frame", "keygen", "image", "menuitem"};
+    for (size_t i = 0; i < sizeof voids / sizeof voids[0]; i++)
+        if (strlen(voids[i]) == len && memcmp(voids[i], name, len) == 0)
+            return 1;
+    return 0;
+}
+
+/* Elements whose content is text up to their end tag. */
+static int is_raw_text(const char *name, size_t len)
+{
+    static const char *const raw[] = {"script", "style", "textarea", "title", "xmp", "iframe",
+                                      "noembed", "noframes", "plaintext"};
+    for (size_t i = 0; i < sizeof raw / sizeof raw[0]; i++)
+        if (strlen(raw[i]) == len && memcmp(raw[i], name, len) == 0)
+            return 1;
+    return 0;
+}
+
+static uint32_t name_hash(const char *s, size_t len)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (uint32_t)tolower((unsigned char)s[i])) * 16777619u;
+    return h;
+}
+
+/* Case-insensitive search for "</name" from p; returns the position or end. */
+static const char *find_end_tag(const char *p, const char *end, const char *name, size_t len)
+{
+    for (; p + 2 + len <= end; p++) {
+        if (p[0] != '<' || p[1] != '/')
+            continue;
+        size_t i = 0;
+        while (i < len && tolower((unsigned char)p[2 + i]) == name[i])
+            i++;
+        if (i == len)
+            return p;
+    }
+    return end;
+}
+
+/* Simulates a tree builder that never closes an element implicitly: an
+ * open tag pushes (void elements excepted), an end tag pops back to the
+ * nearest open element of that name among the top 32, or is ignored. Real
+ * parsers close <p>, <li> and the like implicitly, so this counts deeper
+ * than they build, except for what they add themselves (html, head, body,
+ * tbody, reopened formatting elements), which `slack` covers. */
+int render_depth_estimate(const char *html, size_t len)
+{
+    const char *p = html, *end = html + len;
+    size_t cap = 64, n = 0;
+    uint32_t *stack = malloc(cap * sizeof *stack);
+    if (!stack)
+        return -1;
+    int deepest = 0;
+    while (p < end) {
+        const char *lt = memchr(p, '<', (size_t)(end - p));
+        if (!lt)
+            break;
+        p = lt + 1;
+        if (p < end && *p == '!') {
+            /* Comment, doctype or CDATA: skip to its end. */
+            if (end - p >= 3 && p[1] == '-' && p[2] == '-') {
+                const char *c = p + 3;
+                while (c + 2 < end && !(c[0] == '-' && c[1] == '-' && c[2] == '>'))
+                    c++;
+                p = c + 3 <= end ? c + 3 : end;
+            } else {
+                const char *gt = memchr(p, '>', (size_t)(end - p));
+                p = gt ? gt + 1 : end;
+            }
+            continue;
+        }
+        int closing = p < end && *p == '/';
+        if (closing)
+            p++;
+        const char *name = p;
+        while (p < end && (isalnum((unsigned char)*p) || *p == '-' || *p == ':'))
+            p++;
+        size_t nlen = (size_t)(p - name);
+        if (nlen == 0 || !isalpha((unsigned char)name[0]))
+            continue;
+        /* "<div/>" opens a div in HTML: only void elements never nest. */
+        const char *gt = memchr(p, '>', (size_t)(end - p));
+        p = gt ? gt + 1 : end;
+        char lower[16];
+        size_t llen = nlen < sizeof lower ? nlen : 0;
+        for (size_t i = 0; i < llen; i++)
+            lower[i] = (char)tolower((unsigned char)name[i]);
+        uint32_t h = name_hash(name, nlen);
+        if (closing) {
+            for (size_t k = 0; k < n && k < 32; k++) {
+                if (stack[n - 1 - k] == h) {
+                    n -= k + 1;
+                    break;
+                }
+            }
+            continue;
+        }
+        if (llen && is_raw_text(lower, llen)) {
+            p = find_end_tag(p, end, lower, llen);
+            continue;
+        }
+        if (llen && is_void(lower, llen))
+            continue;
+        if (n == cap) {
+            uint32_t *s = realloc(stack, 2 * cap * sizeof *stack);
+            if (!s) {
+                free(stack);
+                return -1;
+            }
+            stack = s;
+            cap *= 2;
+        }
+        stack[n++] = h;
+        if ((int)n > deepest)
+            deepest = (int)n;
+    }
+    free(stack);
+    return deepest;
+}
