@@ -313,7 +313,8 @@ render_status render_build_dom(const litehtml::document::ptr &doc, const render_
     dom_doc *d = dom_doc_new();
     if (!d)
         return RENDER_ENOMEM;
-    builder b{d};
+    builder b{};
+    b.doc = d;
     dom_node *root = b.build(doc->root().get());
     if (!root) {
         dom_doc_free(d);

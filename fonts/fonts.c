@@ -1,0 +1,446 @@
+/* fonts/: fontconfig finds the faces, FreeType gives their advances.
+ *
+ * Faces are shared by every size: advances are read once per glyph in font
+ * units (FT_LOAD_NO_SCALE, so unhinted) and scaled by the requested pixel
+ * size, summed in floating point and rounded once, as browsers with subpixel
+ * positioning measure. Kerning and shaping are not applied: litehtml asks for
+ * word widths, and the advance sum is what keeps that fast.
+ */
+#include "fonts/fonts.h"
+
+#include <fontconfig/fontconfig.h>
+#include <ft2build.h>
+#include FT_FREETYPE_H
+#include FT_TRUETYPE_TABLES_H
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define MAX_CP 0x110000u
+#define PAGE_BITS 8
+#define PAGE_SIZE (1u << PAGE_BITS)
+#define N_PAGES (MAX_CP >> PAGE_BITS)
+
+/* One face file (path + index in a collection), opened once per lib. */
+typedef struct face_entry {
+    char *file;
+    int index;
+    FT_Face face;     /* NULL when FreeType could not open it */
+    /* Per code point: glyph index + 1 (0 = not looked up yet) and the
+     * advance in font units. Pages are allocated on first use. */
+    struct glyph { uint32_t gid1; int32_t adv; } *pages[N_PAGES];
+} face_entry;
+
+struct fonts_font {
+    fonts_lib *lib;
+    char *families;
+    int size_px, weight, italic;
+    FcFontSet *sorted;     /* fontconfig's fallback order; [0] is the primary face */
+    int *slots;            /* face_entry index per sorted entry; -2 = not opened yet */
+    int primary;           /* face_entry index of the first face that opened */
+    fonts_metrics metrics;
+    /* Per code point: which sorted entry draws it, + 1; 0 = not resolved,
+     * UINT16_MAX = no installed face has it. */
+    uint16_t *which[N_PAGES];
+};
+
+struct fonts_lib {
+    FcConfig *config;
+    FT_Library ft;
+    face_entry **faces;
+    size_t n_faces, cap_faces;
+    fonts_font **fonts;
+    size_t n_fonts, cap_fonts;
+};
+
+static int grow(void **arr, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return 0;
+    size_t n = *cap ? *cap * 2 : 16;
+    while (n < need)
+        n *= 2;
+    void *p = realloc(*arr, n * elem);
+    if (!p)
+        return -1;
+    *arr = p;
+    *cap = n;
+    return 0;
+}
+
+fonts_lib *fonts_lib_new(void)
+{
+    fonts_lib *lib = calloc(1, sizeof *lib);
+    if (!lib)
+        return NULL;
+    lib->config = FcInitLoadConfigAndFonts();
+    if (!lib->config || FT_Init_FreeType(&lib->ft) != 0) {
+        if (lib->config)
+            FcConfigDestroy(lib->config);
+        free(lib);
+        return NULL;
+    }
+    return lib;
+}
+
+static void face_free(face_entry *e)
+{
+    if (e->face)
+        FT_Done_Face(e->face);
+    for (size_t i = 0; i < N_PAGES; i++)
+        free(e->pages[i]);
+    free(e->file);
+    free(e);
+}
+
+static void font_free(fonts_font *f)
+{
+    if (f->sorted)
+        FcFontSetDestroy(f->sorted);
+    for (size_t i = 0; i < N_PAGES; i++)
+        free(f->which[i]);
+    free(f->slots);
+    free(f->families);
+    free(f);
+}
+
+void fonts_lib_free(fonts_lib *lib)
+{
+    if (!lib)
+        return;
+    for (size_t i = 0; i < lib->n_fonts; i++)
+        font_free(lib->fonts[i]);
+    for (size_t i = 0; i < lib->n_faces; i++)
+        face_free(lib->faces[i]);
+    free(lib->fonts);
+    free(lib->faces);
+    FT_Done_FreeType(lib->ft);
+    FcConfigDestroy(lib->config);
+    free(lib);
+}
+
+/* The face_entry for a file and index, opened on first use; -1 when out of
+ * memory. A file FreeType cannot open still gets an entry (face NULL) so it
+ * is not retried. */
+static int face_get(fonts_lib *lib, const char *file, int index)
+{
+    for (size_t i = 0; i < lib->n_faces; i++)
+        if (lib->faces[i]->index == index && strcmp(lib->faces[i]->file, file) == 0)
+            return (int)i;
+    if (grow((void **)&lib->faces, &lib->cap_faces, lib->n_faces + 1, sizeof *lib->faces))
+        return -1;
+    face_entry *e = calloc(1, sizeof *e);
+    if (!e || !(e->file = strdup(file))) {
+        free(e);
+        return -1;
+    }
+    e->index = index;
+    if (FT_New_Face(lib->ft, file, index, &e->face) != 0 || e->face->units_per_EM == 0) {
+        if (e->face)
+            FT_Done_Face(e->face);
+        e->face = NULL;
+    }
+    lib->faces[lib->n_faces] = e;
+    return (int)lib->n_faces++;
+}
+
+/* Glyph index (0 = none) and advance in font units of `cp` in a face. */
+static const struct glyph *face_glyph(face_entry *e, unsigned cp)
+{
+    static const struct glyph none = {1, 0};
+    if (!e->face || cp >= MAX_CP)
+        return &none;
+    struct glyph **page = &e->pages[cp >> PAGE_BITS];
+    if (!*page && !(*page = calloc(PAGE_SIZE, sizeof **page)))
+        return &none;
+    struct glyph *g = &(*page)[cp & (PAGE_SIZE - 1)];
+    if (g->gid1 == 0) {
+        FT_UInt gid = FT_Get_Char_Index(e->face, cp);
+        g->gid1 = gid + 1;
+        g->adv = 0;
+        if (gid && FT_Load_Glyph(e->face, gid, FT_LOAD_NO_SCALE | FT_LOAD_NO_HINTING) == 0)
+            g->adv = (int32_t)e->face->glyph->advance.x;
+    }
+    return g;
+}
+
+/* Face entry of sorted entry `i`, opened on first use; -1 when it has none. */
+static int font_slot(fonts_font *f, int i)
+{
+    if (f->slots[i] == -2) {
+        FcChar8 *file = NULL;
+        int index = 0;
+        f->slots[i] = -1;
+        if (FcPatternGetString(f->sorted->fonts[i], FC_FILE, 0, &file) == FcResultMatch) {
+            FcPatternGetInteger(f->sorted->fonts[i], FC_INDEX, 0, &index);
+            int s = face_get(f->lib, (const char *)file, index);
+            if (s >= 0 && f->lib->faces[s]->face)
+                f->slots[i] = s;
+        }
+    }
+    return f->slots[i];
+}
+
+/* The face entry that draws `cp`: the primary face when it has the glyph,
+ * else the first fallback whose character set holds it, else the primary. */
+static face_entry *font_face_for(fonts_font *f, unsigned cp)
+{
+    face_entry *primary = f->lib->faces[f->primary];
+    if (cp >= MAX_CP)
+        return primary;
+    if (face_glyph(primary, cp)->gid1 > 1 || cp < 0x20)
+        return primary;
+    uint16_t **page = &f->which[cp >> PAGE_BITS];
+    if (!*page && !(*page = calloc(PAGE_SIZE, sizeof **page)))
+        return primary;
+    uint16_t *w = &(*page)[cp & (PAGE_SIZE - 1)];
+    if (*w == 0) {
+        *w = UINT16_MAX;
+        for (int i = 0; i < f->sorted->nfont && i < UINT16_MAX - 1; i++) {
+            FcCharSet *cs = NULL;
+            if (FcPatternGetCharSet(f->sorted->fonts[i], FC_CHARSET, 0, &cs) != FcResultMatch ||
+                !FcCharSetHasChar(cs, cp))
+                continue;
+            int s = font_slot(f, i);
+            if (s >= 0 && face_glyph(f->lib->faces[s], cp)->gid1 > 1) {
+                *w = (uint16_t)(i + 1);
+                break;
+            }
+        }
+    }
+    if (*w == UINT16_MAX)
+        return primary;
+    return f->lib->faces[f->slots[*w - 1]];
+}
+
+/* Splits a CSS font-family list into fontconfig family names. A generic
+ * family becomes the face a browser on Linux uses for it (Chrome's defaults:
+ * Times New Roman, Arial, monospace), followed by fontconfig's own generic
+ * name; a list without a generic name ends in the default, Times New Roman. */
+static void add_families(FcPattern *pat, const char *css)
+{
+    static const struct { const char *css, *browser, *fc; } generic[] = {
+        {"serif", "Times New Roman", "serif"},
+        {"sans-serif", "Arial", "sans-serif"},
+        {"monospace", "Liberation Mono", "monospace"},
+        {"cursive", "Comic Sans MS", "cursive"},
+        {"fantasy", "Impact", "fantasy"},
+        {"system-ui", "DejaVu Sans", "sans-serif"},
+        {"ui-sans-serif", "DejaVu Sans", "sans-serif"},
+        {"ui-serif", "DejaVu Serif", "serif"},
+        {"ui-monospace", "DejaVu Sans Mono", "monospace"},
+    };
+    int saw_generic = 0;
+    const char *p = css ? css : "";
+    while (*p) {
+        while (*p == ',' || *p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+            p++;
+        if (!*p)
+            break;
+        const char *end = strchr(p, ',');
+        if (!end)
+            end = p + strlen(p);
+        const char *a = p, *b = end;
+        while (b > a && (b[-1] == ' ' || b[-1] == '\t' || b[-1] == '\n' || b[-1] == '\r'))
+            b--;
+        if (b - a >= 2 && (*a == '"' || *a == '\'') && b[-1] == *a) {
+            a++;
+            b--;
+        }
+        p = end;
+        size_t n = (size_t)(b - a);
+        if (n == 0 || n > 200)
+            continue;
+        char name[201];
+        memcpy(name, a, n);
+        name[n] = '\0';
+        int g = -1;
+        for (size_t i = 0; i < sizeof generic / sizeof generic[0]; i++)
+            if (strcasecmp(name, generic[i].css) == 0)
+                g = (int)i;
+        if (g >= 0) {
+            FcPatternAddString(pat, FC_FAMILY, (const FcChar8 *)generic[g].browser);
+            FcPatternAddString(pat, FC_FAMILY, (const FcChar8 *)generic[g].fc);
+            saw_generic = 1;
+            break; /* nothing after a generic family is ever used */
+        }
+        FcPatternAddString(pat, FC_FAMILY, (const FcChar8 *)name);
+    }
+    if (!saw_generic) {
+        FcPatternAddString(pat, FC_FAMILY, (const FcChar8 *)"Times New Roman");
+        FcPatternAddString(pat, FC_FAMILY, (const FcChar8 *)"serif");
+    }
+}
+
+static void set_metrics(fonts_font *f)
+{
+    FT_Face face = f->lib->faces[f->primary]->face;
+    double scale = (double)f->size_px / face->units_per_EM;
+    int asc = face->ascender, desc = -face->descender, gap = face->height - asc - desc;
+    TT_OS2 *os2 = FT_Get_Sfnt_Table(face, FT_SFNT_OS2);
+    if (os2 && os2->version != 0xFFFF && (os2->fsSelection & (1 << 7))) {
+        /* USE_TYPO_METRICS */
+        asc = os2->sTypoAscender;
+        desc = -os2->sTypoDescender;
+        gap = os2->sTypoLineGap;
+    }
+    if (gap < 0)
+        gap = 0;
+    f->metrics.ascent = (int)lround(asc * scale);
+    f->metrics.descent = (int)lround(desc * scale);
+    f->metrics.height = f->metrics.ascent + f->metrics.descent + (int)lround(gap * scale);
+    if (os2 && os2->version >= 2 && os2->version != 0xFFFF && os2->sxHeight > 0)
+        f->metrics.x_height = (int)lround(os2->sxHeight * scale);
+    else
+        f->metrics.x_height = (int)lround(f->size_px * 0.5);
+    if (f->metrics.height <= 0)
+        f->metrics.height = f->size_px;
+}
+
+static fonts_font *font_new(fonts_lib *lib, const char *families, int size_px, int weight,
+                            int italic)
+{
+    fonts_font *f = calloc(1, sizeof *f);
+    if (!f || !(f->families = strdup(families))) {
+        free(f);
+        return NULL;
+    }
+    f->lib = lib;
+    f->size_px = size_px;
+    f->weight = weight;
+    f->italic = italic;
+    f->primary = -1;
+
+    FcPattern *pat = FcPatternCreate();
+    if (!pat)
+        goto fail;
+    add_families(pat, families);
+    FcPatternAddDouble(pat, FC_PIXEL_SIZE, size_px);
+    FcPatternAddInteger(pat, FC_WEIGHT, FcWeightFromOpenType(weight));
+    FcPatternAddInteger(pat, FC_SLANT, italic ? FC_SLANT_ITALIC : FC_SLANT_ROMAN);
+    FcConfigSubstitute(lib->config, pat, FcMatchPattern);
+    FcDefaultSubstitute(pat);
+    FcResult res;
+    f->sorted = FcFontSort(lib->config, pat, FcTrue, NULL, &res);
+    FcPatternDestroy(pat);
+    if (!f->sorted || f->sorted->nfont == 0)
+        goto fail;
+    f->slots = malloc(sizeof *f->slots * (size_t)f->sorted->nfont);
+    if (!f->slots)
+        goto fail;
+    for (int i = 0; i < f->sorted->nfont; i++)
+        f->slots[i] = -2;
+    for (int i = 0; i < f->sorted->nfont && f->primary < 0; i++)
+        f->primary = font_slot(f, i);
+    if (f->primary < 0)
+        goto fail;
+    set_metrics(f);
+    return f;
+fail:
+    font_free(f);
+    return NULL;
+}
+
+fonts_font *fonts_open(fonts_lib *lib, const char *families, int size_px, int weight, int italic)
+{
+    if (!lib)
+        return NULL;
+    if (!families)
+        families = "";
+    if (size_px < 1)
+        size_px = 1;
+    if (size_px > 4096)
+        size_px = 4096;
+    if (weight < 1)
+        weight = 400;
+    if (weight > 1000)
+        weight = 1000;
+    italic = italic ? 1 : 0;
+    for (size_t i = 0; i < lib->n_fonts; i++) {
+        fonts_font *f = lib->fonts[i];
+        if (f->size_px == size_px && f->weight == weight && f->italic == italic &&
+            strcmp(f->families, families) == 0)
+            return f;
+    }
+    if (grow((void **)&lib->fonts, &lib->cap_fonts, lib->n_fonts + 1, sizeof *lib->fonts))
+        return NULL;
+    fonts_font *f = font_new(lib, families, size_px, weight, italic);
+    if (f)
+        lib->fonts[lib->n_fonts++] = f;
+    return f;
+}
+
+void fonts_get_metrics(const fonts_font *font, fonts_metrics *m)
+{
+    *m = font->metrics;
+}
+
+int fonts_size_px(const fonts_font *font)
+{
+    return font->size_px;
+}
+
+/* Decodes one code point; invalid or truncated sequences give U+FFFD and
+ * consume one byte. */
+static unsigned utf8_next(const unsigned char **p, const unsigned char *end)
+{
+    const unsigned char *s = *p;
+    unsigned c = s[0];
+    int n;
+    unsigned min;
+    if (c < 0x80) {
+        *p = s + 1;
+        return c;
+    } else if ((c & 0xE0) == 0xC0) {
+        n = 1, min = 0x80, c &= 0x1F;
+    } else if ((c & 0xF0) == 0xE0) {
+        n = 2, min = 0x800, c &= 0x0F;
+    } else if ((c & 0xF8) == 0xF0) {
+        n = 3, min = 0x10000, c &= 0x07;
+    } else {
+        *p = s + 1;
+        return 0xFFFD;
+    }
+    if (end - s <= n) {
+        *p = s + 1;
+        return 0xFFFD;
+    }
+    for (int i = 1; i <= n; i++) {
+        if ((s[i] & 0xC0) != 0x80) {
+            *p = s + 1;
+            return 0xFFFD;
+        }
+        c = (c << 6) | (s[i] & 0x3F);
+    }
+    if (c < min || c >= MAX_CP || (c >= 0xD800 && c <= 0xDFFF)) {
+        *p = s + 1;
+        return 0xFFFD;
+    }
+    *p = s + n + 1;
+    return c;
+}
+
+int fonts_text_width(fonts_font *font, const char *utf8, size_t len)
+{
+    if (!font || !utf8)
+        return 0;
+    const unsigned char *p = (const unsigned char *)utf8, *end = p + len;
+    double width = 0;
+    while (p < end) {
+        unsigned cp = utf8_next(&p, end);
+        face_entry *e = font_face_for(font, cp);
+        width += (double)face_glyph(e, cp)->adv / e->face->units_per_EM;
+    }
+    return (int)lround(width * font->size_px);
+}
+
+void *fonts_face_for(fonts_font *font, unsigned cp, unsigned *glyph_index)
+{
+    face_entry *e = font_face_for(font, cp);
+    if (glyph_index)
+        *glyph_index = face_glyph(e, cp)->gid1 - 1;
+    return e->face;
+}
