@@ -38,7 +38,8 @@ struct fonts_font {
     fonts_lib *lib;
     char *families;
     int size_px, weight, italic;
-    FcFontSet *sorted;     /* fontconfig's fallback order; [0] is the primary face */
+    FcFontSet *sorted;     /* fontconfig's fallback order; [0] is the primary face.
+                              Owned by the lib's sort cache, shared by every size. */
     int *slots;            /* face_entry index per sorted entry; -2 = not opened yet */
     int primary;           /* face_entry index of the first face that opened */
     fonts_metrics metrics;
@@ -47,8 +48,19 @@ struct fonts_font {
     uint16_t *which[N_PAGES];
 };
 
+/* FcFontSort is the costly call (milliseconds with CJK fonts installed) and
+ * its order does not depend on the size of scalable faces: one per family
+ * list, weight and slant. */
+typedef struct sort_entry {
+    char *families;
+    int weight, italic;
+    FcFontSet *set;
+} sort_entry;
+
 struct fonts_lib {
     FcConfig *config;
+    sort_entry *sorts;
+    size_t n_sorts, cap_sorts;
     FT_Library ft;
     face_entry **faces;
     size_t n_faces, cap_faces;
@@ -98,8 +110,6 @@ static void face_free(face_entry *e)
 
 static void font_free(fonts_font *f)
 {
-    if (f->sorted)
-        FcFontSetDestroy(f->sorted);
     for (size_t i = 0; i < N_PAGES; i++)
         free(f->which[i]);
     free(f->slots);
@@ -117,6 +127,11 @@ void fonts_lib_free(fonts_lib *lib)
         face_free(lib->faces[i]);
     free(lib->fonts);
     free(lib->faces);
+    for (size_t i = 0; i < lib->n_sorts; i++) {
+        FcFontSetDestroy(lib->sorts[i].set);
+        free(lib->sorts[i].families);
+    }
+    free(lib->sorts);
     FT_Done_FreeType(lib->ft);
     FcConfigDestroy(lib->config);
     free(lib);
@@ -300,6 +315,38 @@ static void set_metrics(fonts_font *f)
         f->metrics.height = f->size_px;
 }
 
+/* fontconfig's sorted list of faces for a family list, weight and slant,
+ * from the cache or made now; NULL when out of memory or none at all. */
+static FcFontSet *sorted_faces(fonts_lib *lib, const char *families, int weight, int italic)
+{
+    for (size_t i = 0; i < lib->n_sorts; i++)
+        if (lib->sorts[i].weight == weight && lib->sorts[i].italic == italic &&
+            strcmp(lib->sorts[i].families, families) == 0)
+            return lib->sorts[i].set;
+    if (grow((void **)&lib->sorts, &lib->cap_sorts, lib->n_sorts + 1, sizeof *lib->sorts))
+        return NULL;
+    FcPattern *pat = FcPatternCreate();
+    if (!pat)
+        return NULL;
+    add_families(pat, families);
+    FcPatternAddInteger(pat, FC_WEIGHT, FcWeightFromOpenType(weight));
+    FcPatternAddInteger(pat, FC_SLANT, italic ? FC_SLANT_ITALIC : FC_SLANT_ROMAN);
+    FcConfigSubstitute(lib->config, pat, FcMatchPattern);
+    FcDefaultSubstitute(pat);
+    FcResult res;
+    FcFontSet *set = FcFontSort(lib->config, pat, FcTrue, NULL, &res);
+    FcPatternDestroy(pat);
+    char *key = strdup(families);
+    if (!set || !key) {
+        if (set)
+            FcFontSetDestroy(set);
+        free(key);
+        return NULL;
+    }
+    lib->sorts[lib->n_sorts++] = (sort_entry){key, weight, italic, set};
+    return set;
+}
+
 static fonts_font *font_new(fonts_lib *lib, const char *families, int size_px, int weight,
                             int italic)
 {
@@ -314,18 +361,7 @@ static fonts_font *font_new(fonts_lib *lib, const char *families, int size_px, i
     f->italic = italic;
     f->primary = -1;
 
-    FcPattern *pat = FcPatternCreate();
-    if (!pat)
-        goto fail;
-    add_families(pat, families);
-    FcPatternAddDouble(pat, FC_PIXEL_SIZE, size_px);
-    FcPatternAddInteger(pat, FC_WEIGHT, FcWeightFromOpenType(weight));
-    FcPatternAddInteger(pat, FC_SLANT, italic ? FC_SLANT_ITALIC : FC_SLANT_ROMAN);
-    FcConfigSubstitute(lib->config, pat, FcMatchPattern);
-    FcDefaultSubstitute(pat);
-    FcResult res;
-    f->sorted = FcFontSort(lib->config, pat, FcTrue, NULL, &res);
-    FcPatternDestroy(pat);
+    f->sorted = sorted_faces(lib, families, weight, italic);
     if (!f->sorted || f->sorted->nfont == 0)
         goto fail;
     f->slots = malloc(sizeof *f->slots * (size_t)f->sorted->nfont);

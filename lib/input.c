@@ -1,6 +1,7 @@
 /* lib/: checking and normalising the input bytes. */
 #include "lib/input.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <iconv.h>
 #include <stdio.h>
@@ -91,13 +92,20 @@ static int looks_binary(const unsigned char *b, size_t len)
     return n > 0 && ctl * 10 > n; /* over 10% */
 }
 
-/* Converts UTF-16 (with its BOM) to UTF-8 through iconv. */
-static glance_status utf16_to_utf8(const char *in, size_t len, const char *enc, char **out, size_t *out_len)
+/* Converts `enc` (UTF-16 after its BOM, or a charset the page declares) to
+ * UTF-8 through iconv; a sequence iconv cannot read becomes U+FFFD and
+ * `unit` bytes are skipped. */
+static glance_status iconv_to_utf8(const char *in, size_t len, const char *enc, size_t unit,
+                                   char **out, size_t *out_len)
 {
     iconv_t cd = iconv_open("UTF-8", enc);
     if (cd == (iconv_t)-1)
         return GLANCE_EINPUT;
-    size_t cap = len * 2 + 4; /* a UTF-16 unit becomes at most 3 bytes */
+    if (len > ((size_t)-1 - 4) / 3) {
+        iconv_close(cd);
+        return GLANCE_ENOMEM;
+    }
+    size_t cap = len * 3 + 4; /* one input byte never makes more than 3 */
     char *buf = malloc(cap);
     if (!buf) {
         iconv_close(cd);
@@ -109,7 +117,7 @@ static glance_status utf16_to_utf8(const char *in, size_t len, const char *enc, 
         if (iconv(cd, &ip, &il, &op, &ol) == (size_t)-1) {
             if (errno == EILSEQ || errno == EINVAL) {
                 /* A broken unit: skip it, mark it. */
-                size_t skip = il >= 2 ? 2 : il;
+                size_t skip = il >= unit ? unit : il;
                 ip += skip;
                 il -= skip;
                 if (ol >= 3) {
@@ -161,6 +169,66 @@ static size_t utf8_valid_len(const unsigned char *b, size_t left)
     return n;
 }
 
+static int valid_utf8(const unsigned char *b, size_t len)
+{
+    for (size_t i = 0; i < len;) {
+        size_t n = b[i] ? utf8_valid_len(b + i, len - i) : 0;
+        if (n == 0)
+            return 0;
+        i += n;
+    }
+    return 1;
+}
+
+/* The charset a page declares in its first 1024 bytes (as browsers' prescan
+ * looks): <meta charset="..."> or <meta http-equiv content="...; charset=...">.
+ * Labels are mapped as the WHATWG Encoding standard maps them where iconv's
+ * name differs (latin1 is really windows-1252, Shift_JIS is CP932, GB2312
+ * is GB18030's subset, EUC-KR is CP949). 0 when none or UTF-8. */
+static int declared_charset(const unsigned char *b, size_t len, char *enc, size_t cap)
+{
+    size_t n = len < 1024 ? len : 1024;
+    char head[1025];
+    for (size_t i = 0; i < n; i++)
+        head[i] = (char)tolower(b[i]);
+    head[n] = '\0';
+    for (char *m = strstr(head, "<meta"); m; m = strstr(m + 5, "<meta")) {
+        char *end = strchr(m, '>');
+        char *c = strstr(m, "charset");
+        if (!c || (end && c > end))
+            continue;
+        c += 7;
+        while (*c == ' ' || *c == '=' || *c == '"' || *c == '\'')
+            c++;
+        size_t k = 0;
+        while (k + 1 < cap && (isalnum((unsigned char)c[k]) || strchr("-_.:", c[k])))
+            k++;
+        if (k == 0)
+            continue;
+        char label[64];
+        snprintf(label, sizeof label, "%.*s", (int)k, c);
+        static const struct { const char *label, *iconv; } map[] = {
+            {"utf-8", NULL}, {"utf8", NULL}, {"unicode-1-1-utf-8", NULL},
+            {"iso-8859-1", "WINDOWS-1252"}, {"latin1", "WINDOWS-1252"},
+            {"us-ascii", "WINDOWS-1252"}, {"ascii", "WINDOWS-1252"},
+            {"shift_jis", "CP932"}, {"shift-jis", "CP932"}, {"sjis", "CP932"},
+            {"x-sjis", "CP932"}, {"windows-31j", "CP932"},
+            {"gb2312", "GB18030"}, {"gbk", "GB18030"}, {"x-gbk", "GB18030"},
+            {"euc-kr", "CP949"}, {"ks_c_5601-1987", "CP949"}, {"big5", "BIG5-HKSCS"},
+        };
+        for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+            if (strcmp(label, map[i].label) == 0) {
+                if (!map[i].iconv)
+                    return 0;
+                snprintf(enc, cap, "%s", map[i].iconv);
+                return 1;
+            }
+        snprintf(enc, cap, "%s", label);
+        return 1;
+    }
+    return 0;
+}
+
 glance_status input_to_utf8(const char *bytes, size_t len, size_t limit, char **out,
                             char *why, size_t why_cap)
 {
@@ -177,8 +245,8 @@ glance_status input_to_utf8(const char *bytes, size_t len, size_t limit, char **
     char *converted = NULL;
     if (len >= 2 && ((b[0] == 0xff && b[1] == 0xfe) || (b[0] == 0xfe && b[1] == 0xff))) {
         size_t clen;
-        glance_status st = utf16_to_utf8(bytes + 2, len - 2, b[0] == 0xff ? "UTF-16LE" : "UTF-16BE",
-                                         &converted, &clen);
+        glance_status st = iconv_to_utf8(bytes + 2, len - 2, b[0] == 0xff ? "UTF-16LE" : "UTF-16BE",
+                                         2, &converted, &clen);
         if (st != GLANCE_OK) {
             snprintf(why, why_cap, "UTF-16 input could not be converted");
             return st;
@@ -188,6 +256,17 @@ glance_status input_to_utf8(const char *bytes, size_t len, size_t limit, char **
     } else if (len >= 3 && b[0] == 0xef && b[1] == 0xbb && b[2] == 0xbf) {
         b += 3;
         len -= 3;
+    } else if (!valid_utf8(b, len)) {
+        /* Not UTF-8: read it as the charset the page declares, when iconv
+         * knows it. Valid UTF-8 is kept as it is whatever the page says
+         * (a page saved as UTF-8 often still declares its old charset). */
+        char enc[64];
+        size_t clen;
+        if (declared_charset(b, len, enc, sizeof enc) &&
+            iconv_to_utf8(bytes, len, enc, 1, &converted, &clen) == GLANCE_OK) {
+            b = (const unsigned char *)converted;
+            len = clen;
+        }
     }
     const char *sig = binary_signature(b, len);
     if (sig || looks_binary(b, len)) {

@@ -13,7 +13,8 @@ glance_status input_read_file(const char *path, size_t limit, char **buf, size_t
 
 /* Empty input, input over `limit`, and binary data (compressed archives,
  * images, control bytes) are refused with a reason. A UTF-8 BOM is dropped,
- * UTF-16 with a BOM is converted, invalid UTF-8 sequences and NUL bytes
+ * UTF-16 with a BOM is converted, input that is not UTF-8 is read in the
+ * charset its <meta> declares (through iconv), invalid UTF-8 and NUL bytes
  * become U+FFFD. *out is malloc'd and NUL-terminated. */
 glance_status input_to_utf8(const char *bytes, size_t len, size_t limit, char **out,
                             char *why, size_t why_cap);

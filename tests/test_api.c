@@ -182,6 +182,37 @@ static void invalid_utf8_and_nul(void **state)
     free(html);
 }
 
+/* A page in the charset its <meta> declares (and not UTF-8) is read in
+ * that charset; the text comes out as UTF-8. */
+static void declared_legacy_charsets(void **state)
+{
+    static const struct {
+        const char *meta, *word, *utf8;
+    } cases[] = {
+        /* 日本語 in Shift_JIS */
+        {"<meta charset=\"Shift_JIS\">", "\x93\xfa\x96\x7b\x8c\xea", "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e"},
+        /* Привет in windows-1251 */
+        {"<meta http-equiv=\"Content-Type\" content=\"text/html; charset=windows-1251\">",
+         "\xcf\xf0\xe8\xe2\xe5\xf2", "\xd0\x9f\xd1\x80\xd0\xb8\xd0\xb2\xd0\xb5\xd1\x82"},
+        /* café in ISO-8859-1, which browsers read as windows-1252 */
+        {"<meta charset=iso-8859-1>", "caf\xe9", "caf\xc3\xa9"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char html[8192];
+        const char *body = strstr(ARTICLE_PAGE, "<body>");
+        const char *rain = strstr(ARTICLE_PAGE, "heavy rain");
+        int n = snprintf(html, sizeof html, "<!DOCTYPE html><html><head>%s<title>t</title></head>%.*s%s %.*s",
+                         cases[k].meta, (int)(rain - body), body, cases[k].word,
+                         (int)strlen(rain), rain);
+        glance_result *res;
+        assert_int_equal(run(html, (size_t)n, NULL, &res), GLANCE_OK);
+        const char *text = glance_result_text(res);
+        if (!strstr(text, cases[k].utf8))
+            fail_msg("case %zu: text lacks the converted word: %.120s", k, text);
+        glance_result_free(res);
+    }
+}
+
 static void utf16_with_bom(void **state)
 {
     size_t len = strlen(ARTICLE_PAGE);
@@ -262,6 +293,7 @@ int main(void)
         cmocka_unit_test(too_deep),
         cmocka_unit_test(invalid_utf8_and_nul),
         cmocka_unit_test(utf16_with_bom),
+        cmocka_unit_test(declared_legacy_charsets),
         cmocka_unit_test(bad_options),
         cmocka_unit_test(no_text_at_all),
         cmocka_unit_test(missing_file),
