@@ -23,6 +23,7 @@ void gce_params_default(gce_params *p)
     p->diff_target = GCE_DIFF_CHILD;
     p->link_area_min_links = 3;
     p->link_area_min_cells = 0.25;
+    p->link_text_page_share = 0.9;
 }
 
 /* Link containers ------------------------------------------------------ */
@@ -231,7 +232,17 @@ static double link_density(const gce_doc *g, const dom_node *e)
     return area > 0 && g->links[e->index] > 0 ? g->link_area[e->index] / area : 0;
 }
 
-static unsigned char *mark_high_link(const gce_doc *g, double beta)
+/* The page itself rather than a part of it (gce_params.link_text_page_share). */
+static int page_wide(const gce_doc *g, const dom_node *e, double share)
+{
+    if (share > 1)
+        return 0;
+    double page = dom_doc_width(g->doc) * dom_doc_height(g->doc);
+    return dom_is_tag(e, "html") || dom_is_tag(e, "body") ||
+           (page > 0 && dom_box_area(extent(g, e)) >= share * page);
+}
+
+static unsigned char *mark_high_link(const gce_doc *g, double beta, double share)
 {
     unsigned char *high = calloc(g->count ? g->count : 1, 1);
     if (!high)
@@ -241,17 +252,18 @@ static unsigned char *mark_high_link(const gce_doc *g, double beta)
         if (!x)
             continue;
         int inherited = x->parent && x != dom_doc_root(g->doc) && high[x->parent->index];
-        high[i] = inherited || (x->kind == DOM_ELEMENT && link_density(g, x) > beta);
+        high[i] = inherited || (x->kind == DOM_ELEMENT && !page_wide(g, x, share) &&
+                                link_density(g, x) > beta);
     }
     return high;
 }
 
-unsigned char *gce_mark_high_link(const dom_doc *doc, double beta)
+unsigned char *gce_mark_high_link(const dom_doc *doc, double beta, double page_share)
 {
     gce_doc g;
     if (gce_doc_init(&g, doc) != 0)
         return NULL;
-    unsigned char *high = mark_high_link(&g, beta);
+    unsigned char *high = mark_high_link(&g, beta, page_share);
     gce_doc_free(&g);
     return high;
 }
@@ -527,7 +539,7 @@ int gce_run(const dom_doc *doc, const gce_params *params, gce_result *r)
     gce_doc g;
     if (gce_doc_init(&g, doc) != 0)
         return -1;
-    unsigned char *high = mark_high_link(&g, p.beta);
+    unsigned char *high = mark_high_link(&g, p.beta, p.link_text_page_share);
     int rc = -1;
     size_t cap = 0;
     if (!high || make_grid(&g, &p, r) != 0)

@@ -31,6 +31,13 @@ typedef struct gce_params {
      * link containers, and an area of at least link_area_min_cells cells. */
     int link_area_min_links;      /* default 3 */
     double link_area_min_cells;   /* default 0.25 */
+    /* An element whose extent covers at least this share of the page (and
+     * <html>, <body>) never makes the text under it link text: the paper
+     * means menus and ad blocks, and a page-wide wrapper is the page. Without
+     * it, a page whose menus outweigh its article (every menu item a
+     * full-width block when the external CSS is missing) has no low-link
+     * text at all. Above 1: the paper's literal reading. Default 0.9. */
+    double link_text_page_share;
 } gce_params;
 
 void gce_params_default(gce_params *p);
@@ -100,9 +107,10 @@ double gce_link_area_density(const dom_node *e, int *n_links);
 double gce_text_area_density(const dom_node *e, const unsigned char *high_link);
 
 /* Marks every text node that has an ancestor element e with D_l(e) > beta
- * (the paper's high-density link text). Returns a malloc'd array of dom_doc_count(doc)
+ * (the paper's high-density link text), e not being page-wide (see
+ * gce_params.link_text_page_share; pass 2 for the literal reading). Returns a malloc'd array of dom_doc_count(doc)
  * flags (1 = high-link-density text), or NULL when out of memory. */
-unsigned char *gce_mark_high_link(const dom_doc *doc, double beta);
+unsigned char *gce_mark_high_link(const dom_doc *doc, double beta, double page_share);
 
 /* Distance from a point to a box; 0 inside. */
 double gce_point_box_distance(gce_point p, dom_box b);

@@ -63,6 +63,9 @@ typedef struct glance_options {
                                     links; default 3 */
     double link_area_min_cells;  /* ... and covers at least this many grid cells'
                                     area; default 0.25 */
+    double link_text_page_share; /* an element covering this share of the page never
+                                    makes its text link text (gce.h); default 0.9,
+                                    above 1 for the paper's literal reading */
     /* Limits */
     size_t max_input_bytes;      /* default 64 MiB */
     int max_depth;               /* element nesting; default 512 */

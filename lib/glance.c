@@ -59,6 +59,7 @@ void glance_options_default(glance_options *o)
     o->diff_parent = p.diff_target == GCE_DIFF_PARENT;
     o->link_area_min_links = p.link_area_min_links;
     o->link_area_min_cells = p.link_area_min_cells;
+    o->link_text_page_share = p.link_text_page_share;
     o->max_input_bytes = (size_t)64 << 20;
     o->max_depth = 512;
     o->max_css_bytes = (size_t)4 << 20;
@@ -110,6 +111,8 @@ static int options_valid(const glance_options *o, char *why, size_t cap)
         snprintf(why, cap, "link_area_min_links %d: must be at least 1", o->link_area_min_links);
     else if (!isfinite(o->link_area_min_cells) || o->link_area_min_cells < 0)
         snprintf(why, cap, "link_area_min_cells %g: must be 0 or more", o->link_area_min_cells);
+    else if (!isfinite(o->link_text_page_share) || o->link_text_page_share <= 0)
+        snprintf(why, cap, "link_text_page_share %g: must be over 0", o->link_text_page_share);
     else if (o->max_input_bytes == 0 || o->max_depth < 1)
         snprintf(why, cap, "limits must be positive");
     else
@@ -130,6 +133,7 @@ static void to_gce_params(const glance_options *o, gce_params *p)
     p->diff_target = o->diff_parent ? GCE_DIFF_PARENT : GCE_DIFF_CHILD;
     p->link_area_min_links = o->link_area_min_links;
     p->link_area_min_cells = o->link_area_min_cells;
+    p->link_text_page_share = o->link_text_page_share;
 }
 
 static glance_status from_render(render_status s)

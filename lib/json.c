@@ -93,6 +93,7 @@ static json_object *jgce(const glance_result *res)
                            json_object_new_string(res->params.diff_target == GCE_DIFF_PARENT ? "parent" : "child"));
     json_object_object_add(params, "link_area_min_links", json_object_new_int(res->params.link_area_min_links));
     json_object_object_add(params, "link_area_min_cells", json_object_new_double(res->params.link_area_min_cells));
+    json_object_object_add(params, "link_text_page_share", json_object_new_double(res->params.link_text_page_share));
     json_object_object_add(o, "params", params);
 
     json_object_object_add(o, "fia", jbox(g->fia));

@@ -43,7 +43,7 @@ static void test_link_area_density(void **state)
     assert_near(gce_link_area_density(a_no_href, &n), 0);
     assert_int_equal(n, 0);
 
-    unsigned char *high = gce_mark_high_link(d, 0.5);
+    unsigned char *high = gce_mark_high_link(d, 0.5, 0.9);
     assert_non_null(high);
     assert_true(high[a1->first_child->index]);  /* "Home" */
     assert_false(high[see->index]);             /* "see " */
@@ -358,6 +358,48 @@ static void test_page_without_text_fails_cleanly(void **state)
     dom_doc_free(d);
 }
 
+/* A page whose menu of full-width items outweighs its one paragraph: the
+ * page-wide wrapper has D_l = 12*1920*100 / (1920*2000) = 0.6 > beta. */
+static void test_page_wide_wrapper_is_not_a_link_area(void **state)
+{
+    (void)state;
+    dom_doc *d = dom_doc_new();
+    dom_node *body = page(d, 1920, 2000);
+    dom_node *wrap = el(d, body, "div", 0, 0, 1920, 2000);
+    dom_node *menu = el(d, wrap, "ul", 0, 0, 1920, 1200);
+    for (int i = 0; i < 12; i++)
+        link(d, el(d, menu, "li", 0, i * 100, 1920, 100), "section", 0, i * 100, 100, 20);
+    dom_node *story = el(d, wrap, "div", 460, 1200, 1000, 800);
+    dom_node *p = el(d, story, "p", 460, 1200, 1000, 800);
+    dom_node *t = txt(d, p, "the only article text", 460, 1200, 1000, 800);
+    dom_doc_finish(d);
+    assert_near(gce_link_area_density(wrap, NULL), 0.6);
+
+    unsigned char *high = gce_mark_high_link(d, 0.5, 0.9);
+    assert_false(high[t->index]);
+    assert_true(high[menu->first_child->first_child->first_child->index]);
+    free(high);
+    /* The literal reading: the wrapper makes every text link text. */
+    high = gce_mark_high_link(d, 0.5, 2);
+    assert_true(high[t->index]);
+    free(high);
+
+    gce_params prm;
+    gce_params_default(&prm);
+    assert_near(prm.link_text_page_share, 0.9);
+    gce_result r;
+    assert_int_equal(gce_run(d, &prm, &r), 0);
+    assert_ptr_equal(r.leaves[0], t);
+    /* story (1000) -> wrap (1920 > 1700): the width jump takes the story. */
+    assert_ptr_equal(r.chosen, story);
+    gce_result_free(&r);
+    prm.link_text_page_share = 2;
+    assert_int_equal(gce_run(d, &prm, &r), 1);
+    assert_null(r.leaves[0]);
+    gce_result_free(&r);
+    dom_doc_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -368,6 +410,7 @@ int main(void)
         cmocka_unit_test(test_expansion_rules_and_choice),
         cmocka_unit_test(test_article_and_attribute_rules),
         cmocka_unit_test(test_page_without_text_fails_cleanly),
+        cmocka_unit_test(test_page_wide_wrapper_is_not_a_link_area),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,4 +5,4 @@ set -eu
 cd "$(dirname "$0")/.."
 sh tools/install-deps.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
-cmake --build build -j "$(nproc)"
+cmake --build build -j "$(nproc)" >&2 # progress on stderr: stdout is the page
