@@ -3,6 +3,7 @@
 // its C face. Exceptions never cross that face.
 
 #include "render/render.h"
+#include "render/cssfilter.h"
 
 #include <litehtml.h>
 #include <litehtml/el_before_after.h>
@@ -94,6 +95,7 @@ public:
     }
 
     bool font_failed = false;
+    const css_index *filter = nullptr; // the page's tags, classes and ids
 
     litehtml::uint_ptr create_font(const litehtml::tchar_t *face, int size, int weight,
                                    litehtml::font_style italic, unsigned int decoration,
@@ -186,6 +188,14 @@ public:
         }
         baseurl = path; // so that its own @imports resolve against its folder
         stats_.stylesheets_loaded++;
+        if (filter) {
+            size_t n;
+            char *f = css_filter(filter, text.data(), text.size(), &n);
+            if (!f)
+                throw std::bad_alloc();
+            text.assign(f, n);
+            free(f);
+        }
     }
 
     void set_clip(const litehtml::position &, const litehtml::border_radiuses &, bool, bool) override {}
@@ -233,10 +243,12 @@ private:
 
 struct render_engine {
     fonts_lib *fonts;
-    litehtml::context context;
 };
 
 struct render_doc {
+    // The user-agent sheet cut down to this page (cssfilter.h) lives in a
+    // context of the page's own; declared first, destroyed last.
+    litehtml::context context;
     std::unique_ptr<container> cont;
     litehtml::document::ptr doc;
     dom_doc *dom = nullptr;
@@ -248,7 +260,6 @@ extern "C" render_engine *render_engine_new(fonts_lib *fonts)
     try {
         auto *eng = new render_engine;
         eng->fonts = fonts;
-        eng->context.load_master_stylesheet(render_ua_css);
         return eng;
     } catch (...) {
         return nullptr;
@@ -299,7 +310,22 @@ extern "C" render_status render_load(render_engine *eng, const char *html, const
         double t0 = now_ms();
         if (opts->max_depth > 0 && too_deep(html, opts->max_depth))
             return RENDER_EDEPTH;
-        rd->doc = litehtml::document::createFromUTF8(html, rd->cont.get(), &eng->context);
+        // Rules that cannot match the page never reach litehtml, which tries
+        // every selector on every element.
+        std::unique_ptr<css_index, void (*)(css_index *)> ix(css_index_html(html, strlen(html)),
+                                                             css_index_free);
+        if (!ix)
+            return RENDER_ENOMEM;
+        std::unique_ptr<char, void (*)(void *)> ua(
+            css_filter(ix.get(), render_ua_css, strlen(render_ua_css), nullptr), free);
+        std::unique_ptr<char, void (*)(void *)> page(css_prepare_html(ix.get(), html, strlen(html)),
+                                                     free);
+        if (!ua || !page)
+            return RENDER_ENOMEM;
+        rd->context.load_master_stylesheet(ua.get());
+        rd->cont->filter = ix.get();
+        rd->doc = litehtml::document::createFromUTF8(page.get(), rd->cont.get(), &rd->context);
+        rd->cont->filter = nullptr;
         double t1 = now_ms();
         st.parse_ms = t1 - t0;
         if (!rd->doc || !rd->doc->root())

@@ -1,0 +1,609 @@
+/* render/: dropping the CSS rules a page cannot use (cssfilter.h). */
+#include "render/cssfilter.h"
+
+#include <ctype.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A set of short strings ---------------------------------------------------- */
+
+typedef struct entry {
+    char *s;
+    size_t n;
+    uint64_t h;
+} entry;
+
+struct css_index {
+    entry *slots;
+    size_t cap, count;
+    int failed;
+};
+
+static uint64_t hash_lower(const char *s, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)tolower((unsigned char)s[i])) * 0x100000001b3ull;
+    return h;
+}
+
+static int eq_lower(const char *a, const char *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (tolower((unsigned char)a[i]) != tolower((unsigned char)b[i]))
+            return 0;
+    return 1;
+}
+
+/* Entries are kinds-prefixed: "t:div", "c:menu", "i:main". */
+static int set_has(const css_index *ix, char kind, const char *s, size_t n)
+{
+    if (ix->cap == 0)
+        return 0;
+    char key[256];
+    if (n + 2 > sizeof key)
+        return 1; /* too long to look up: keep the rule */
+    key[0] = kind;
+    key[1] = ':';
+    memcpy(key + 2, s, n);
+    uint64_t h = hash_lower(key, n + 2);
+    for (size_t i = h & (ix->cap - 1);; i = (i + 1) & (ix->cap - 1)) {
+        const entry *e = &ix->slots[i];
+        if (!e->s)
+            return 0;
+        if (e->h == h && e->n == n + 2 && eq_lower(e->s, key, n + 2))
+            return 1;
+    }
+}
+
+static void set_add(css_index *ix, char kind, const char *s, size_t n)
+{
+    if (ix->failed || n == 0 || n > 200)
+        return;
+    if ((ix->count + 1) * 2 > ix->cap) {
+        size_t cap = ix->cap ? ix->cap * 2 : 256;
+        entry *slots = calloc(cap, sizeof *slots);
+        if (!slots) {
+            ix->failed = 1;
+            return;
+        }
+        for (size_t i = 0; i < ix->cap; i++) {
+            if (!ix->slots[i].s)
+                continue;
+            size_t j = ix->slots[i].h & (cap - 1);
+            while (slots[j].s)
+                j = (j + 1) & (cap - 1);
+            slots[j] = ix->slots[i];
+        }
+        free(ix->slots);
+        ix->slots = slots;
+        ix->cap = cap;
+    }
+    if (set_has(ix, kind, s, n))
+        return;
+    char *copy = malloc(n + 3);
+    if (!copy) {
+        ix->failed = 1;
+        return;
+    }
+    copy[0] = kind;
+    copy[1] = ':';
+    for (size_t i = 0; i < n; i++)
+        copy[2 + i] = (char)tolower((unsigned char)s[i]);
+    copy[n + 2] = '\0';
+    uint64_t h = hash_lower(copy, n + 2);
+    size_t j = h & (ix->cap - 1);
+    while (ix->slots[j].s)
+        j = (j + 1) & (ix->cap - 1);
+    ix->slots[j] = (entry){copy, n + 2, h};
+    ix->count++;
+}
+
+void css_index_free(css_index *ix)
+{
+    if (!ix)
+        return;
+    for (size_t i = 0; i < ix->cap; i++)
+        free(ix->slots[i].s);
+    free(ix->slots);
+    free(ix);
+}
+
+/* Scanning the page's tags ----------------------------------------------------- */
+
+static int is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
+}
+
+/* Case-insensitive search for "</name" from p; the position or end. */
+static const char *find_end_tag(const char *p, const char *end, const char *name, size_t n)
+{
+    for (; p + 2 + n <= end; p++)
+        if (p[0] == '<' && p[1] == '/' && eq_lower(p + 2, name, n))
+            return p;
+    return end;
+}
+
+/* What a page holds that litehtml needs little of. */
+enum region { REGION_STYLE, REGION_SCRIPT, REGION_COMMENT };
+
+/* Calls `tag` for each start tag with its name, and `attr` for each of its
+ * attributes with a value; `region` for the text of each <style> and
+ * <script> and each comment (delimiters included). Doctype and the text of other raw-text elements are stepped over. */
+typedef struct scan_cb {
+    void (*tag)(void *ctx, const char *name, size_t n);
+    void (*attr)(void *ctx, const char *name, size_t n, const char *value, size_t vn);
+    void (*region)(void *ctx, enum region kind, const char *start, size_t n);
+    void *ctx;
+} scan_cb;
+
+static void scan_html(const char *html, size_t len, const scan_cb *cb)
+{
+    static const char *const raw[] = {"script", "style", "textarea", "title", "xmp",
+                                      "iframe", "noembed", "noframes"};
+    const char *p = html, *end = html + len;
+    while (p < end) {
+        const char *lt = memchr(p, '<', (size_t)(end - p));
+        if (!lt)
+            break;
+        p = lt + 1;
+        if (p < end && *p == '!') {
+            if (end - p >= 3 && p[1] == '-' && p[2] == '-') {
+                const char *c = p + 3;
+                while (c + 2 < end && !(c[0] == '-' && c[1] == '-' && c[2] == '>'))
+                    c++;
+                p = c + 3 <= end ? c + 3 : end;
+                if (cb->region)
+                    cb->region(cb->ctx, REGION_COMMENT, lt, (size_t)(p - lt));
+            } else {
+                const char *gt = memchr(p, '>', (size_t)(end - p));
+                p = gt ? gt + 1 : end;
+            }
+            continue;
+        }
+        if (p >= end || !isalpha((unsigned char)*p))
+            continue; /* end tags and stray '<' */
+        const char *name = p;
+        while (p < end && !is_space(*p) && *p != '>' && *p != '/')
+            p++;
+        size_t nlen = (size_t)(p - name);
+        if (cb->tag)
+            cb->tag(cb->ctx, name, nlen);
+        /* Attributes up to '>' (quotes may hold '>'). */
+        while (p < end && *p != '>') {
+            while (p < end && (is_space(*p) || *p == '/'))
+                p++;
+            const char *an = p;
+            while (p < end && !is_space(*p) && *p != '>' && *p != '=' && *p != '/')
+                p++;
+            size_t anl = (size_t)(p - an);
+            while (p < end && is_space(*p))
+                p++;
+            const char *v = NULL;
+            size_t vl = 0;
+            if (p < end && *p == '=') {
+                p++;
+                while (p < end && is_space(*p))
+                    p++;
+                if (p < end && (*p == '"' || *p == '\'')) {
+                    char q = *p++;
+                    v = p;
+                    const char *qe = memchr(p, q, (size_t)(end - p));
+                    p = qe ? qe : end;
+                    vl = (size_t)(p - v);
+                    if (p < end)
+                        p++;
+                } else {
+                    v = p;
+                    while (p < end && !is_space(*p) && *p != '>')
+                        p++;
+                    vl = (size_t)(p - v);
+                }
+            }
+            if (anl == 0 && p < end && *p != '>')
+                p++; /* a stray character */
+            if (v && cb->attr && anl > 0)
+                cb->attr(cb->ctx, an, anl, v, vl);
+        }
+        if (p < end)
+            p++;
+        for (size_t i = 0; i < sizeof raw / sizeof raw[0]; i++) {
+            size_t rl = strlen(raw[i]);
+            if (rl == nlen && eq_lower(name, raw[i], rl)) {
+                const char *close = find_end_tag(p, end, raw[i], rl);
+                if (i <= 1 && cb->region)
+                    cb->region(cb->ctx, i == 1 ? REGION_STYLE : REGION_SCRIPT, p,
+                               (size_t)(close - p));
+                p = close;
+                break;
+            }
+        }
+    }
+}
+
+static void index_tag(void *ctx, const char *name, size_t n)
+{
+    set_add(ctx, 't', name, n);
+}
+
+static void index_attr(void *ctx, const char *name, size_t n, const char *v, size_t vn)
+{
+    if (n == 2 && eq_lower(name, "id", 2)) {
+        size_t a = 0, b = vn;
+        while (a < b && is_space(v[a]))
+            a++;
+        while (b > a && is_space(v[b - 1]))
+            b--;
+        set_add(ctx, 'i', v + a, b - a);
+    } else if (n == 5 && eq_lower(name, "class", 5)) {
+        for (size_t i = 0; i < vn;) {
+            while (i < vn && is_space(v[i]))
+                i++;
+            size_t s = i;
+            while (i < vn && !is_space(v[i]))
+                i++;
+            set_add(ctx, 'c', v + s, i - s);
+        }
+    }
+}
+
+css_index *css_index_html(const char *html, size_t len)
+{
+    css_index *ix = calloc(1, sizeof *ix);
+    if (!ix)
+        return NULL;
+    /* Elements the parser makes whether or not the page writes them. */
+    static const char *const implied[] = {"html", "head", "body", "tbody"};
+    for (size_t i = 0; i < sizeof implied / sizeof implied[0]; i++)
+        set_add(ix, 't', implied[i], strlen(implied[i]));
+    scan_cb cb = {index_tag, index_attr, NULL, ix};
+    scan_html(html, len, &cb);
+    if (ix->failed) {
+        css_index_free(ix);
+        return NULL;
+    }
+    return ix;
+}
+
+/* Selectors ------------------------------------------------------------------- */
+
+static int is_ident(unsigned char c)
+{
+    return isalnum(c) || c == '-' || c == '_' || c >= 0x80 || c == '\\';
+}
+
+/* Reads an identifier at p (escapes decoded into `out`); returns the end.
+ * *ok is 0 when an escape could not be read. */
+static const char *read_ident(const char *p, const char *end, char *out, size_t cap, size_t *n,
+                              int *ok)
+{
+    *n = 0;
+    *ok = 1;
+    while (p < end && is_ident((unsigned char)*p)) {
+        char c = *p++;
+        if (c == '\\') {
+            if (p >= end || isxdigit((unsigned char)*p) || *p == '\n') {
+                *ok = 0; /* hex escapes: not worth decoding here */
+                while (p < end && (isxdigit((unsigned char)*p) || *p == ' '))
+                    p++;
+                continue;
+            }
+            c = *p++;
+        }
+        if (*n + 1 < cap)
+            out[(*n)++] = c;
+        else
+            *ok = 0;
+    }
+    return p;
+}
+
+/* 0 when the selector needs a tag, class or id the page lacks. */
+static int selector_may_match(const css_index *ix, const char *s, size_t len)
+{
+    const char *p = s, *end = s + len;
+    int compound_start = 1;
+    char name[256];
+    while (p < end) {
+        char c = *p;
+        if (c == '[' || c == '(') {
+            /* Attribute tests and pseudo-class arguments: not looked into. */
+            char open = c, close = c == '[' ? ']' : ')';
+            int depth = 0;
+            for (; p < end; p++) {
+                if (*p == '"' || *p == '\'') {
+                    char q = *p;
+                    for (p++; p < end && *p != q; p++)
+                        if (*p == '\\')
+                            p++;
+                } else if (*p == open) {
+                    depth++;
+                } else if (*p == close && --depth == 0) {
+                    p++;
+                    break;
+                }
+            }
+            compound_start = 0;
+            continue;
+        }
+        if (is_space(c) || c == '>' || c == '+' || c == '~') {
+            compound_start = 1;
+            p++;
+            continue;
+        }
+        if (c == '|')
+            return 1; /* namespaces: keep */
+        if (c == '.' || c == '#') {
+            size_t n;
+            int ok;
+            p = read_ident(p + 1, end, name, sizeof name, &n, &ok);
+            if (ok && n > 0 && !set_has(ix, c == '.' ? 'c' : 'i', name, n))
+                return 0;
+            compound_start = 0;
+            continue;
+        }
+        if (c == ':') {
+            while (p < end && *p == ':')
+                p++;
+            size_t n;
+            int ok;
+            p = read_ident(p, end, name, sizeof name, &n, &ok);
+            compound_start = 0;
+            continue;
+        }
+        if (compound_start && is_ident((unsigned char)c)) {
+            size_t n;
+            int ok;
+            p = read_ident(p, end, name, sizeof name, &n, &ok);
+            if (ok && n > 0 && !set_has(ix, 't', name, n))
+                return 0;
+            compound_start = 0;
+            continue;
+        }
+        compound_start = 0;
+        p++;
+    }
+    return 1;
+}
+
+/* The stylesheet ----------------------------------------------------------------- */
+
+typedef struct out {
+    char *s;
+    size_t len, cap;
+    int failed;
+} out;
+
+static void put(out *o, const char *s, size_t n)
+{
+    if (o->failed || n == 0)
+        return;
+    if (o->len + n + 1 > o->cap) {
+        size_t cap = o->cap ? o->cap : 1024;
+        while (cap < o->len + n + 1)
+            cap *= 2;
+        char *b = realloc(o->s, cap);
+        if (!b) {
+            o->failed = 1;
+            return;
+        }
+        o->s = b;
+        o->cap = cap;
+    }
+    memcpy(o->s + o->len, s, n);
+    o->len += n;
+    o->s[o->len] = '\0';
+}
+
+/* Skips a comment or a string at p when there is one; returns p otherwise. */
+static const char *skip_opaque(const char *p, const char *end)
+{
+    if (p + 1 < end && p[0] == '/' && p[1] == '*') {
+        for (p += 2; p + 1 < end && !(p[0] == '*' && p[1] == '/'); p++)
+            ;
+        return p + 1 < end ? p + 2 : end;
+    }
+    if (*p == '"' || *p == '\'') {
+        char q = *p;
+        for (p++; p < end && *p != q && *p != '\n'; p++)
+            if (*p == '\\')
+                p++;
+        return p < end ? p + 1 : end;
+    }
+    return p;
+}
+
+/* The end of the block whose '{' is at p (one past its '}'). */
+static const char *block_end(const char *p, const char *end)
+{
+    int depth = 0;
+    while (p < end) {
+        const char *q = skip_opaque(p, end);
+        if (q != p) {
+            p = q;
+            continue;
+        }
+        if (*p == '{')
+            depth++;
+        else if (*p == '}' && --depth == 0)
+            return p + 1;
+        p++;
+    }
+    return end;
+}
+
+/* Up to the first top-level '{' or ';' (or end). */
+static const char *prelude_end(const char *p, const char *end)
+{
+    int paren = 0;
+    while (p < end) {
+        const char *q = skip_opaque(p, end);
+        if (q != p) {
+            p = q;
+            continue;
+        }
+        if (*p == '(' || *p == '[')
+            paren++;
+        else if ((*p == ')' || *p == ']') && paren > 0)
+            paren--;
+        else if (!paren && (*p == '{' || *p == ';' || *p == '}'))
+            return p;
+        p++;
+    }
+    return end;
+}
+
+/* Writes the selectors of a prelude that may match, comma-separated;
+ * returns how many. */
+static int put_selectors(const css_index *ix, const char *p, const char *end, out *o)
+{
+    int kept = 0, paren = 0;
+    const char *start = p;
+    for (const char *q = p; q <= end; q++) {
+        if (q < end) {
+            const char *r = skip_opaque(q, end);
+            if (r != q) {
+                q = r - 1;
+                continue;
+            }
+            if (*q == '(' || *q == '[')
+                paren++;
+            else if ((*q == ')' || *q == ']') && paren > 0)
+                paren--;
+            if (paren || *q != ',')
+                continue;
+        }
+        const char *a = start, *b = q;
+        while (a < b && is_space(*a))
+            a++;
+        while (b > a && is_space(b[-1]))
+            b--;
+        if (b > a && selector_may_match(ix, a, (size_t)(b - a))) {
+            if (kept++)
+                put(o, ",", 1);
+            put(o, a, (size_t)(b - a));
+        }
+        start = q + 1;
+    }
+    return kept;
+}
+
+static int at_is(const char *name, size_t n, const char *what)
+{
+    return strlen(what) == n && eq_lower(name, what, n);
+}
+
+static void filter_rules(const css_index *ix, const char *p, const char *end, out *o, int depth)
+{
+    while (p < end && !o->failed) {
+        const char *q = skip_opaque(p, end);
+        if (q != p || is_space(*p) || *p == ';' || *p == '}') {
+            p = q != p ? q : p + 1;
+            continue;
+        }
+        const char *pe = prelude_end(p, end);
+        if (*p == '@') {
+            const char *name = p + 1, *ne = name;
+            while (ne < pe && is_ident((unsigned char)*ne))
+                ne++;
+            size_t nl = (size_t)(ne - name);
+            if (pe >= end || *pe != '{') { /* @import, @charset, @namespace */
+                put(o, p, (size_t)(pe - p));
+                put(o, ";", 1);
+                p = pe < end ? pe + 1 : end;
+                continue;
+            }
+            const char *be = block_end(pe, end);
+            if ((at_is(name, nl, "media") || at_is(name, nl, "supports") ||
+                 at_is(name, nl, "document") || at_is(name, nl, "-moz-document") ||
+                 at_is(name, nl, "layer")) &&
+                depth < 16) {
+                size_t mark = o->len;
+                put(o, p, (size_t)(pe - p));
+                put(o, "{", 1);
+                size_t inner = o->len;
+                filter_rules(ix, pe + 1, be > pe + 1 ? be - 1 : be, o, depth + 1);
+                if (o->len == inner) { /* nothing left inside */
+                    o->len = mark;
+                    if (o->s)
+                        o->s[mark] = '\0';
+                } else {
+                    put(o, "}\n", 2);
+                }
+            }
+            /* @font-face, @keyframes, @page ...: litehtml uses none of them. */
+            p = be;
+            continue;
+        }
+        if (pe >= end || *pe != '{') { /* a stray prelude: drop it */
+            p = pe < end ? pe + 1 : end;
+            continue;
+        }
+        const char *be = block_end(pe, end);
+        size_t mark = o->len;
+        if (put_selectors(ix, p, pe, o) > 0)
+            put(o, pe, (size_t)(be - pe)), put(o, "\n", 1);
+        else if (o->s) {
+            o->len = mark;
+            o->s[mark] = '\0';
+        }
+        p = be;
+    }
+}
+
+char *css_filter(const css_index *ix, const char *css, size_t len, size_t *out_len)
+{
+    out o = {0};
+    filter_rules(ix, css, css + len, &o, 0);
+    if (!o.failed && !o.s)
+        o.s = calloc(1, 1), o.failed = !o.s;
+    if (o.failed) {
+        free(o.s);
+        return NULL;
+    }
+    if (out_len)
+        *out_len = o.len;
+    return o.s;
+}
+
+/* The page rewritten for litehtml (css_prepare_html). */
+typedef struct html_rewrite {
+    const css_index *ix;
+    const char *html;
+    const char *copied; /* everything before this is in `o` */
+    out o;
+} html_rewrite;
+
+static void rewrite_region(void *ctx, enum region kind, const char *text, size_t n)
+{
+    html_rewrite *r = ctx;
+    put(&r->o, r->copied, (size_t)(text - r->copied));
+    r->copied = text + n;
+    if (kind != REGION_STYLE)
+        return; /* dropped */
+    size_t fl;
+    char *f = css_filter(r->ix, text, n, &fl);
+    if (!f) {
+        r->o.failed = 1;
+        return;
+    }
+    put(&r->o, f, fl);
+    free(f);
+}
+
+char *css_prepare_html(const css_index *ix, const char *html, size_t len)
+{
+    html_rewrite r = {ix, html, html, {0}};
+    scan_cb cb = {NULL, NULL, rewrite_region, &r};
+    scan_html(html, len, &cb);
+    put(&r.o, r.copied, (size_t)(html + len - r.copied));
+    if (!r.o.failed && !r.o.s)
+        r.o.s = calloc(1, 1), r.o.failed = !r.o.s;
+    if (r.o.failed) {
+        free(r.o.s);
+        return NULL;
+    }
+    return r.o.s;
+}

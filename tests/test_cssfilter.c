@@ -1,0 +1,123 @@
+/* render/cssfilter: rules that cannot match the page are dropped, nothing
+ * that could match is. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "render/cssfilter.h"
+
+static const char PAGE[] =
+    "<!DOCTYPE html><html><head><title>t</title></head><body>"
+    "<div class=\"a  B\" id='main' data-x><p>x</p><i class=md:flex>y</i>"
+    "<script>var s = \"<span class=zz id=other>\";</script>"
+    "<!-- <span class=zz> --></div></body></html>";
+
+static char *filter(const char *css)
+{
+    css_index *ix = css_index_html(PAGE, strlen(PAGE));
+    assert_non_null(ix);
+    size_t n;
+    char *out = css_filter(ix, css, strlen(css), &n);
+    assert_non_null(out);
+    assert_int_equal(n, strlen(out));
+    css_index_free(ix);
+    return out;
+}
+
+static void expect_kept(const char *css)
+{
+    char *out = filter(css);
+    if (!strstr(out, css))
+        fail_msg("dropped a rule that can match: %s (got \"%s\")", css, out);
+    free(out);
+}
+
+static void expect_dropped(const char *css)
+{
+    char *out = filter(css);
+    if (out[0])
+        fail_msg("kept a rule that cannot match: %s (got \"%s\")", css, out);
+    free(out);
+}
+
+static void test_rules_by_tag_class_id(void **state)
+{
+    (void)state;
+    expect_kept(".a{color:red}");
+    expect_kept("#main p{margin:0}");
+    expect_kept("div > .b{x:y}");        /* classes compared without case */
+    expect_kept("body{margin:0}");       /* the parser makes <body> anyway */
+    expect_kept("tbody{x:y}");           /* ... and <tbody> */
+    expect_kept("[data-x]{o:p}");
+    expect_kept("*{q:r}");
+    expect_kept(".a::before{k:l}");
+    expect_kept(".md\\:flex{m:n}");      /* an escaped class that is there */
+    expect_kept("p:not(.nothere){x:y}"); /* arguments are not looked into */
+    expect_dropped(".zz{x:y}");          /* only inside a script */
+    expect_dropped("span{x:y}");         /* only inside a comment */
+    expect_dropped("#other{x:y}");
+    expect_dropped("div .q{x:y}");
+    expect_dropped("a:hover{x:y}");
+    expect_dropped(".md\\:grid{x:y}");
+}
+
+static void test_lists_media_and_at_rules(void **state)
+{
+    (void)state;
+    char *out = filter("a:hover, .a , span.zz{c:d}");
+    assert_string_equal(out, ".a{c:d}\n"); /* only the selectors that can match */
+    free(out);
+    out = filter("@media (min-width:100px){.a{e:f} .q{g:h}}@media print{.q{x:y}}");
+    assert_string_equal(out, "@media (min-width:100px){.a{e:f}\n}\n");
+    free(out);
+    out = filter("@font-face{font-family:x;src:url(a.woff)}@keyframes k{0%{opacity:0}}"
+                 "@import url(x.css);/* .a{} */p{content:\"}{\"}");
+    assert_string_equal(out, "@import url(x.css);p{content:\"}{\"}\n");
+    free(out);
+}
+
+static void test_page_rewrite(void **state)
+{
+    (void)state;
+    const char html[] = "<html><head><style>.a{x:y} .gone{x:y}</style>"
+                        "<script type=\"text/javascript\">if (a < b) document.write('<p>');</script>"
+                        "</head><body><!-- a comment --><div class=a>text</div>"
+                        "<textarea><!-- kept --></textarea></body></html>";
+    css_index *ix = css_index_html(html, strlen(html));
+    assert_non_null(ix);
+    char *out = css_prepare_html(ix, html, strlen(html));
+    assert_non_null(out);
+    assert_string_equal(out, "<html><head><style>.a{x:y}\n</style>"
+                             "<script type=\"text/javascript\"></script>"
+                             "</head><body><div class=a>text</div>"
+                             "<textarea><!-- kept --></textarea></body></html>");
+    free(out);
+    css_index_free(ix);
+}
+
+static void test_broken_css_is_safe(void **state)
+{
+    (void)state;
+    /* Unterminated blocks, strings and comments: no crash, nothing read
+     * past the end. */
+    const char *cases[] = {".a{color:red", ".a{content:\"x", "/* open", "@media screen{.a{",
+                           "}}}.a{x:y}", "{{{", ".a,,,{x:y}", "\\", "@", ""};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        free(filter(cases[i]));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rules_by_tag_class_id),
+        cmocka_unit_test(test_lists_media_and_at_rules),
+        cmocka_unit_test(test_page_rewrite),
+        cmocka_unit_test(test_broken_css_is_safe),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
