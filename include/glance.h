@@ -97,6 +97,14 @@ glance_status glance_extract(glance_context *ctx, const char *html, size_t len,
 glance_status glance_extract_file(glance_context *ctx, const char *path,
                                   const glance_options *opts, glance_result **out);
 
+/* Runs GCE again on the page `res` already laid out, with other GCE
+ * parameters (grid, alpha, beta, dw, ...), replacing the result's content,
+ * reasoning and status: what `glance sweep` uses to lay a page out once per
+ * window size. The window size must be the one of the layout (else
+ * GLANCE_EOPTION); a result whose page could not be laid out gives
+ * GLANCE_EOPTION too. */
+glance_status glance_result_rerun(glance_result *res, const glance_options *opts);
+
 void glance_result_free(glance_result *res);
 glance_status glance_result_status(const glance_result *res);
 

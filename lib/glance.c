@@ -155,6 +155,8 @@ static glance_status finish(glance_result *res, glance_status st, double t0)
     return st;
 }
 
+static glance_status run_gce(glance_result *res, const glance_options *opts);
+
 glance_status glance_extract(glance_context *ctx, const char *html, size_t len,
                              const glance_options *opts, glance_result **out)
 {
@@ -213,32 +215,73 @@ glance_status glance_extract(glance_context *ctx, const char *html, size_t len,
     if (!res->title)
         return finish(res, GLANCE_ENOMEM, t0);
 
+    return finish(res, run_gce(res, opts), t0);
+}
+
+/* GCE and serialisation on the laid-out page of `res`; the status. */
+static glance_status run_gce(glance_result *res, const glance_options *opts)
+{
+    char why[256];
     double tg = now_ms();
     to_gce_params(opts, &res->params);
     int g = gce_run(res->dom, &res->params, &res->gce);
     res->gce_ran = 1;
     res->timings.gce_ms = now_ms() - tg;
     if (g < 0)
-        return finish(res, GLANCE_ENOMEM, t0);
+        return GLANCE_ENOMEM;
     if (g > 0) {
         snprintf(why, sizeof why, "%s: %s", glance_strerror(GLANCE_ENOCONTENT),
                  res->gce.failure ? res->gce.failure : "GCE failed");
         result_set_message(res, why);
-        return finish(res, GLANCE_ENOCONTENT, t0);
+        return GLANCE_ENOCONTENT;
     }
     const dom_node *chosen = res->gce.chosen;
     res->xpath = dom_node_xpath(res->dom, chosen);
     res->text = dom_to_text(chosen, NULL);
     res->html = dom_to_html(chosen, NULL);
     if (!res->xpath || !res->text || !res->html)
-        return finish(res, GLANCE_ENOMEM, t0);
+        return GLANCE_ENOMEM;
     if (res->text[0] == '\0') {
         /* A chosen node whose visible text is empty is no content to a
          * reader; never hand back a silent empty result. */
         result_set_message(res, "no main content found: the chosen element holds no visible text");
-        return finish(res, GLANCE_ENOCONTENT, t0);
+        return GLANCE_ENOCONTENT;
     }
-    return finish(res, GLANCE_OK, t0);
+    return GLANCE_OK;
+}
+
+glance_status glance_result_rerun(glance_result *res, const glance_options *opts)
+{
+    double t0 = now_ms();
+    char why[256];
+    if (!res || !opts)
+        return GLANCE_EOPTION;
+    if (!res->dom) {
+        result_set_message(res, "the page was not laid out: nothing to run again");
+        return res->status = GLANCE_EOPTION;
+    }
+    if (!options_valid(opts, why, sizeof why)) {
+        result_set_message(res, why);
+        return res->status = GLANCE_EOPTION;
+    }
+    if (opts->window_w != res->window_w || opts->window_h != res->window_h) {
+        result_set_message(res, "a different window size needs a new layout: call glance_extract");
+        return res->status = GLANCE_EOPTION;
+    }
+    /* Forget the last run; keep the layout, its timings and the title. */
+    gce_result_free(&res->gce);
+    memset(&res->gce, 0, sizeof res->gce);
+    res->gce_ran = 0;
+    free(res->text);
+    free(res->html);
+    free(res->json);
+    free(res->message);
+    res->text = res->html = res->json = res->message = NULL;
+    res->xpath = NULL;
+    glance_status st = run_gce(res, opts);
+    res->status = st;
+    res->timings.total_ms = res->timings.parse_ms + res->timings.layout_ms + (now_ms() - t0);
+    return st;
 }
 
 glance_status glance_extract_file(glance_context *ctx, const char *path,

@@ -14,47 +14,14 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "run.h"
+
 static char tmpdir[] = "/tmp/glance-cli-XXXXXX";
 
-typedef struct run_out {
-    int code;
-    char *out, *err;
-} run_out;
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return strdup("");
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)n + 1);
-    size_t got = fread(b, 1, (size_t)n, f);
-    b[got] = '\0';
-    fclose(f);
-    return b;
-}
-
-/* Runs `glance ARGS` through the shell with stdout and stderr captured. */
+/* Runs `glance ARGS` with stdout and stderr captured. */
 static run_out run(const char *args)
 {
-    char cmd[4096], out[512], err[512];
-    snprintf(out, sizeof out, "%s/out", tmpdir);
-    snprintf(err, sizeof err, "%s/err", tmpdir);
-    snprintf(cmd, sizeof cmd, "%s %s >%s 2>%s", GLANCE_BIN, args, out, err);
-    int st = system(cmd);
-    run_out r;
-    r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    r.out = slurp(out);
-    r.err = slurp(err);
-    return r;
-}
-
-static void run_free(run_out *r)
-{
-    free(r->out);
-    free(r->err);
+    return run_in(tmpdir, args);
 }
 
 static int count_lines(const char *s)

@@ -8,17 +8,9 @@
 #include <string.h>
 
 #include "glance.h"
+#include "tools/cli.h"
 
-/* Exit statuses, documented in --help and README.md. */
-enum {
-    EXIT_CONTENT = 0,
-    EXIT_NOCONTENT = 1,
-    EXIT_USAGE = 2,
-    EXIT_BADINPUT = 3,
-    EXIT_INTERNAL = 4
-};
-
-static void usage(FILE *f)
+static void usage_extract(FILE *f)
 {
     fputs("usage: glance extract [options] FILE|-\n"
           "\n"
@@ -41,33 +33,6 @@ static void usage(FILE *f)
           "exit status: 0 content printed, 1 no main content found, 2 usage error,\n"
           "3 bad input (unreadable, empty, binary, over a limit), 4 internal error.\n",
           f);
-}
-
-static int parse_double(const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || *end || !isfinite(v))
-        return -1;
-    *out = v;
-    return 0;
-}
-
-static int parse_pair(const char *s, int *a, int *b)
-{
-    char *end;
-    errno = 0;
-    long x = strtol(s, &end, 10);
-    if (errno || end == s || (*end != 'x' && *end != 'X'))
-        return -1;
-    const char *p = end + 1;
-    long y = strtol(p, &end, 10);
-    if (errno || end == p || *end || x <= 0 || y <= 0 || x > 100000 || y > 100000)
-        return -1;
-    *a = (int)x;
-    *b = (int)y;
-    return 0;
 }
 
 /* Reads standard input whole, up to `limit` bytes (one more tells us it
@@ -107,19 +72,6 @@ static int read_stdin(size_t limit, char **buf, size_t *len)
     return 0;
 }
 
-static int exit_for(glance_status st)
-{
-    switch (st) {
-    case GLANCE_OK: return EXIT_CONTENT;
-    case GLANCE_ENOCONTENT: return EXIT_NOCONTENT;
-    case GLANCE_EOPTION: return EXIT_USAGE;
-    case GLANCE_EINPUT:
-    case GLANCE_ETOOBIG:
-    case GLANCE_EIO: return EXIT_BADINPUT;
-    default: return EXIT_INTERNAL;
-    }
-}
-
 static int cmd_extract(int argc, char **argv)
 {
     enum { O_WINDOW = 256, O_GRID, O_ALPHA, O_BETA, O_DW, O_DIFF, O_FORMAT, O_BASE, O_DEPTH };
@@ -144,11 +96,11 @@ static int cmd_extract(int argc, char **argv)
     while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
         int bad = 0;
         switch (c) {
-        case O_WINDOW: bad = parse_pair(optarg, &opt.window_w, &opt.window_h); break;
-        case O_GRID: bad = parse_pair(optarg, &opt.grid_rows, &opt.grid_cols); break;
-        case O_ALPHA: bad = parse_double(optarg, &opt.alpha); break;
-        case O_BETA: bad = parse_double(optarg, &opt.beta); break;
-        case O_DW: bad = parse_double(optarg, &opt.dw); break;
+        case O_WINDOW: bad = cli_parse_pair(optarg, &opt.window_w, &opt.window_h); break;
+        case O_GRID: bad = cli_parse_pair(optarg, &opt.grid_rows, &opt.grid_cols); break;
+        case O_ALPHA: bad = cli_parse_double(optarg, &opt.alpha); break;
+        case O_BETA: bad = cli_parse_double(optarg, &opt.beta); break;
+        case O_DW: bad = cli_parse_double(optarg, &opt.dw); break;
         case O_DIFF:
             if (strcmp(optarg, "child") == 0)
                 opt.diff_parent = 0;
@@ -164,12 +116,12 @@ static int cmd_extract(int argc, char **argv)
         case O_BASE: opt.base_dir = optarg; break;
         case O_DEPTH: {
             double d;
-            bad = parse_double(optarg, &d) || d < 1 || d > 1e6 || d != floor(d);
+            bad = cli_parse_double(optarg, &d) || d < 1 || d > 1e6 || d != floor(d);
             opt.max_depth = bad ? 0 : (int)d;
             break;
         }
-        case 'h': usage(stdout); return EXIT_CONTENT;
-        default: usage(stderr); return EXIT_USAGE;
+        case 'h': usage_extract(stdout); return EXIT_CONTENT;
+        default: usage_extract(stderr); return EXIT_USAGE;
         }
         if (bad) {
             fprintf(stderr, "glance: bad value for --%s: '%s'\n", longopts[c - O_WINDOW].name, optarg);
@@ -178,7 +130,7 @@ static int cmd_extract(int argc, char **argv)
     }
     if (optind != argc - 1) {
         fprintf(stderr, "glance: extract takes one FILE (or - for standard input)\n");
-        usage(stderr);
+        usage_extract(stderr);
         return EXIT_USAGE;
     }
     const char *path = argv[optind];
@@ -217,7 +169,7 @@ static int cmd_extract(int argc, char **argv)
     if (st != GLANCE_OK)
         fprintf(stderr, "glance: %s%s%s\n", strcmp(path, "-") ? path : "stdin", ": ",
                 glance_result_message(res, st));
-    int code = exit_for(st);
+    int code = cli_exit_for(st);
     if (fflush(stdout) != 0 && code == EXIT_CONTENT) {
         fprintf(stderr, "glance: cannot write output: %s\n", strerror(errno));
         code = EXIT_INTERNAL;
@@ -225,6 +177,17 @@ static int cmd_extract(int argc, char **argv)
     glance_result_free(res);
     glance_context_free(ctx);
     return code;
+}
+
+static void usage(FILE *f)
+{
+    fputs("usage: glance COMMAND [options]\n"
+          "\n"
+          "commands:\n"
+          "  extract FILE|-   the main content of one page (glance extract --help)\n"
+          "  bench            accuracy and speed over a corpus (glance bench --help)\n"
+          "  sweep            window sizes and GCE parameters over a corpus (glance sweep --help)\n",
+          f);
 }
 
 int main(int argc, char **argv)
@@ -243,6 +206,10 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "extract") == 0)
         return cmd_extract(argc - 1, argv + 1);
+    if (strcmp(argv[1], "bench") == 0)
+        return cmd_bench(argc - 1, argv + 1);
+    if (strcmp(argv[1], "sweep") == 0)
+        return cmd_sweep(argc - 1, argv + 1);
     fprintf(stderr, "glance: unknown command '%s'\n", argv[1]);
     usage(stderr);
     return EXIT_USAGE;

@@ -1,0 +1,419 @@
+/* tools/: glance bench, accuracy and speed over a corpus, and the scoring of
+ * other extractors' output files on the same measures. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "eval/eval.h"
+#include "glance.h"
+#include "tools/cli.h"
+#include "tools/corpus.h"
+#include "tools/progress.h"
+
+static void usage_bench(FILE *f)
+{
+    fputs("usage: glance bench --pages DIR --truth TRUTH.json [options]\n"
+          "       glance bench --score OUTPUT.json --truth TRUTH.json\n"
+          "\n"
+          "Extracts every page of DIR (.html or .html.gz; the id is the file name\n"
+          "without it) and scores the texts against TRUTH.json ({id: {\"articleBody\"}}):\n"
+          "the article-extraction benchmark's shingle precision, recall, F1 and\n"
+          "accuracy, and the GCE paper's token LCS and matched text blocks. Prints\n"
+          "the time per page (parse, layout, extraction), pages per second and the\n"
+          "peak memory. With --score, scores an output file of the same shape\n"
+          "(optionally wrapped as {\"version\", \"output\"}) instead.\n"
+          "\n"
+          "options:\n"
+          "  --method NAME    extractor: gce (default gce)\n"
+          "  --window WxH     window size (default 1920x1080)\n"
+          "  --jobs N         pages in parallel, one document each (default 1)\n"
+          "  --out FILE       write every page's text, status, timings and scores,\n"
+          "                   as a file --score reads back\n",
+          f);
+}
+
+typedef struct page_out {
+    glance_status status;
+    char *text;      /* the extracted text; NULL when none */
+    char *message;   /* why not, when not */
+    double parse_ms, layout_ms, extract_ms, total_ms;
+    int scored;
+    eval_shingles sh;
+    eval_prf lcs, blk;
+} page_out;
+
+typedef struct bench_run {
+    const corpus_page *pages;
+    size_t n;
+    json_object *truth;
+    const glance_options *opt;
+    page_out *out;
+    size_t next;
+    pthread_mutex_t lock;
+    progress prog;
+    int failed; /* a worker could not start (fonts, memory) */
+} bench_run;
+
+/* Scores one page against its true text; 0 or -1 when out of memory. */
+static int score_page(const char *truth, const char *pred, page_out *o)
+{
+    if (eval_shingle_match(truth, pred, &o->sh) || eval_lcs(truth, pred, &o->lcs) ||
+        eval_blocks(truth, pred, &o->blk))
+        return -1;
+    o->scored = 1;
+    return 0;
+}
+
+static void *bench_worker(void *arg)
+{
+    bench_run *run = arg;
+    glance_context *ctx = glance_context_new();
+    if (!ctx) {
+        pthread_mutex_lock(&run->lock);
+        run->failed = 1;
+        pthread_mutex_unlock(&run->lock);
+        return NULL;
+    }
+    for (;;) {
+        pthread_mutex_lock(&run->lock);
+        size_t i = run->next++;
+        int stop = run->failed;
+        pthread_mutex_unlock(&run->lock);
+        if (i >= run->n || stop)
+            break;
+        const corpus_page *pg = &run->pages[i];
+        page_out *o = &run->out[i];
+        char why[512], *html = NULL;
+        size_t len = 0;
+        double t0 = progress_now_ms();
+        if (corpus_read(pg, run->opt->max_input_bytes, &html, &len, why, sizeof why) != 0) {
+            o->status = GLANCE_EIO;
+            o->message = strdup(why);
+        } else {
+            glance_result *res = NULL;
+            o->status = glance_extract(ctx, html, len, run->opt, &res);
+            double wall = progress_now_ms() - t0; /* reading and decompressing included */
+            free(html);
+            if (!res) {
+                o->status = GLANCE_ENOMEM;
+            } else {
+                glance_timings t = glance_result_timings(res);
+                o->parse_ms = t.parse_ms;
+                o->layout_ms = t.layout_ms;
+                o->total_ms = wall;
+                o->extract_ms = wall - t.parse_ms - t.layout_ms;
+                if (o->extract_ms < 0)
+                    o->extract_ms = 0;
+                if (o->status == GLANCE_OK)
+                    o->text = strdup(glance_result_text(res));
+                else
+                    o->message = strdup(glance_result_message(res, o->status));
+                glance_result_free(res);
+            }
+        }
+        const char *truth = corpus_text(run->truth, pg->id);
+        if (truth && score_page(truth, o->text ? o->text : "", o) != 0)
+            o->scored = 0;
+        progress_step(&run->prog, 1);
+    }
+    glance_context_free(ctx);
+    return NULL;
+}
+
+static int dbl_cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Median (p = 0.5), 90th percentile ... of n values, nearest rank. */
+static double percentile(double *v, size_t n, double p)
+{
+    if (n == 0)
+        return 0;
+    qsort(v, n, sizeof *v, dbl_cmp);
+    if (p == 0.5)
+        return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    size_t k = (size_t)ceil(p * (double)n);
+    return v[k ? k - 1 : 0];
+}
+
+static void print_scores(FILE *f, const char *name, const eval_scores *s)
+{
+    fprintf(f, "%-22s %6s %9s %7s %8s\n", name, "F1", "precision", "recall", "accuracy");
+    fprintf(f, "%-22s %6.3f %9.3f %7.3f %8.3f\n", "  shingles (benchmark)", s->f1, s->precision,
+            s->recall, s->accuracy);
+    fprintf(f, "%-22s %6s %6s %9s %7s\n", "", "F1", "F0.5", "precision", "recall");
+    fprintf(f, "%-22s %6.3f %6.3f %9.3f %7.3f\n", "  token LCS (GCE paper)", s->lcs_f1, s->lcs_f05,
+            s->lcs_p, s->lcs_r);
+    fprintf(f, "%-22s %6.3f %6.3f %9.3f %7.3f\n", "  text blocks (GCE)", s->blk_f1, s->blk_f05,
+            s->blk_p, s->blk_r);
+}
+
+static json_object *scores_json(const eval_scores *s)
+{
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "pages", json_object_new_int64((int64_t)s->pages));
+    json_object_object_add(o, "f1", json_object_new_double(s->f1));
+    json_object_object_add(o, "precision", json_object_new_double(s->precision));
+    json_object_object_add(o, "recall", json_object_new_double(s->recall));
+    json_object_object_add(o, "accuracy", json_object_new_double(s->accuracy));
+    json_object_object_add(o, "lcs_f1", json_object_new_double(s->lcs_f1));
+    json_object_object_add(o, "lcs_f05", json_object_new_double(s->lcs_f05));
+    json_object_object_add(o, "lcs_precision", json_object_new_double(s->lcs_p));
+    json_object_object_add(o, "lcs_recall", json_object_new_double(s->lcs_r));
+    json_object_object_add(o, "blocks_f1", json_object_new_double(s->blk_f1));
+    json_object_object_add(o, "blocks_f05", json_object_new_double(s->blk_f05));
+    json_object_object_add(o, "blocks_precision", json_object_new_double(s->blk_p));
+    json_object_object_add(o, "blocks_recall", json_object_new_double(s->blk_r));
+    return o;
+}
+
+/* glance bench --score: another extractor's output file on our measures,
+ * page by page over the truth's ids, as the benchmark walks them. */
+static int score_file(const char *out_path, const char *truth_path)
+{
+    char why[512];
+    json_object *troot, *oroot;
+    json_object *truth = corpus_load_texts(truth_path, &troot, why, sizeof why);
+    if (!truth) {
+        fprintf(stderr, "glance bench: %s\n", why);
+        return EXIT_BADINPUT;
+    }
+    json_object *output = corpus_load_texts(out_path, &oroot, why, sizeof why);
+    if (!output) {
+        fprintf(stderr, "glance bench: %s\n", why);
+        json_object_put(troot);
+        return EXIT_BADINPUT;
+    }
+    eval_summary sum = {0};
+    size_t missing = 0;
+    json_object_object_foreach(truth, id, val)
+    {
+        (void)val;
+        const char *t = corpus_text(truth, id), *p = corpus_text(output, id);
+        missing += p == NULL;
+        page_out o = {0};
+        if (score_page(t ? t : "", p ? p : "", &o) != 0) {
+            fprintf(stderr, "glance bench: out of memory\n");
+            json_object_put(troot);
+            json_object_put(oroot);
+            return EXIT_INTERNAL;
+        }
+        eval_summary_add(&sum, &o.sh, &o.lcs, &o.blk);
+    }
+    eval_scores s;
+    eval_summary_scores(&sum, &s);
+    printf("%s: %zu pages (%zu without output, scored as empty)\n", out_path, s.pages, missing);
+    print_scores(stdout, "", &s);
+    json_object_put(troot);
+    json_object_put(oroot);
+    return 0;
+}
+
+static int write_out(const char *path, const bench_run *run, const eval_scores *s,
+                     const char *method)
+{
+    json_object *root = json_object_new_object(), *output = json_object_new_object(),
+                *pages = json_object_new_object();
+    char version[64];
+    snprintf(version, sizeof version, "glance %s %s", GLANCE_VERSION, method);
+    json_object_object_add(root, "version", json_object_new_string(version));
+    for (size_t i = 0; i < run->n; i++) {
+        const page_out *o = &run->out[i];
+        json_object *body = json_object_new_object(), *pg = json_object_new_object();
+        json_object_object_add(body, "articleBody", json_object_new_string(o->text ? o->text : ""));
+        json_object_object_add(output, run->pages[i].id, body);
+        json_object_object_add(pg, "status", json_object_new_string(glance_strerror(o->status)));
+        if (o->message)
+            json_object_object_add(pg, "message", json_object_new_string(o->message));
+        json_object *ms = json_object_new_object();
+        json_object_object_add(ms, "parse", json_object_new_double(o->parse_ms));
+        json_object_object_add(ms, "layout", json_object_new_double(o->layout_ms));
+        json_object_object_add(ms, "extract", json_object_new_double(o->extract_ms));
+        json_object_object_add(ms, "total", json_object_new_double(o->total_ms));
+        json_object_object_add(pg, "ms", ms);
+        if (o->scored) {
+            json_object *sc = json_object_new_object();
+            json_object_object_add(sc, "tp", json_object_new_double(o->sh.tp));
+            json_object_object_add(sc, "fp", json_object_new_double(o->sh.fp));
+            json_object_object_add(sc, "fn", json_object_new_double(o->sh.fn));
+            json_object_object_add(sc, "lcs_f05", json_object_new_double(o->lcs.f05));
+            json_object_object_add(sc, "blocks_f05", json_object_new_double(o->blk.f05));
+            json_object_object_add(pg, "scores", sc);
+        }
+        json_object_object_add(pages, run->pages[i].id, pg);
+    }
+    json_object_object_add(root, "summary", scores_json(s));
+    json_object_object_add(root, "output", output);
+    json_object_object_add(root, "pages", pages);
+    int rc = json_object_to_file_ext(path, root, JSON_C_TO_STRING_PRETTY);
+    json_object_put(root);
+    return rc;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+    enum { O_PAGES = 256, O_TRUTH, O_METHOD, O_WINDOW, O_JOBS, O_OUT, O_SCORE };
+    static const struct option longs[] = {
+        {"pages", required_argument, NULL, O_PAGES},   {"truth", required_argument, NULL, O_TRUTH},
+        {"method", required_argument, NULL, O_METHOD}, {"window", required_argument, NULL, O_WINDOW},
+        {"jobs", required_argument, NULL, O_JOBS},     {"out", required_argument, NULL, O_OUT},
+        {"score", required_argument, NULL, O_SCORE},   {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    const char *pages_dir = NULL, *truth_path = NULL, *method = "gce", *out_path = NULL,
+               *score_path = NULL;
+    glance_options opt;
+    glance_options_default(&opt);
+    double jobs_d = 1;
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
+        int bad = 0;
+        switch (c) {
+        case O_PAGES: pages_dir = optarg; break;
+        case O_TRUTH: truth_path = optarg; break;
+        case O_METHOD: method = optarg; break;
+        case O_WINDOW: bad = cli_parse_pair(optarg, &opt.window_w, &opt.window_h); break;
+        case O_JOBS:
+            bad = cli_parse_double(optarg, &jobs_d) || jobs_d < 1 || jobs_d > 256 ||
+                  jobs_d != floor(jobs_d);
+            break;
+        case O_OUT: out_path = optarg; break;
+        case O_SCORE: score_path = optarg; break;
+        case 'h': usage_bench(stdout); return 0;
+        default: usage_bench(stderr); return EXIT_USAGE;
+        }
+        if (bad) {
+            fprintf(stderr, "glance bench: bad value '%s' for --%s\n", optarg,
+                    longs[c - O_PAGES].name);
+            return EXIT_USAGE;
+        }
+    }
+    if (optind < argc || !truth_path || (!pages_dir == !score_path)) {
+        fprintf(stderr, "glance bench: give --truth and one of --pages or --score\n");
+        usage_bench(stderr);
+        return EXIT_USAGE;
+    }
+    if (strcmp(method, "gce") != 0) {
+        fprintf(stderr, "glance bench: unknown method '%s' (known: gce)\n", method);
+        return EXIT_USAGE;
+    }
+    if (score_path)
+        return score_file(score_path, truth_path);
+
+    char why[512];
+    json_object *troot;
+    json_object *truth = corpus_load_texts(truth_path, &troot, why, sizeof why);
+    if (!truth) {
+        fprintf(stderr, "glance bench: %s\n", why);
+        return EXIT_BADINPUT;
+    }
+    corpus_page *pages;
+    size_t n;
+    if (corpus_list(pages_dir, &pages, &n, why, sizeof why) != 0) {
+        fprintf(stderr, "glance bench: %s\n", why);
+        json_object_put(troot);
+        return EXIT_BADINPUT;
+    }
+    bench_run run = {.pages = pages, .n = n, .truth = truth, .opt = &opt};
+    run.out = calloc(n, sizeof *run.out);
+    int jobs = (int)jobs_d;
+    pthread_t *threads = calloc((size_t)jobs, sizeof *threads);
+    if (!run.out || !threads) {
+        fprintf(stderr, "glance bench: out of memory\n");
+        return EXIT_INTERNAL;
+    }
+    pthread_mutex_init(&run.lock, NULL);
+    progress_init(&run.prog, "bench", n);
+    double t0 = progress_now_ms();
+    int started = 0;
+    for (int j = 0; j < jobs; j++)
+        started += pthread_create(&threads[j], NULL, bench_worker, &run) == 0;
+    for (int j = 0; j < started; j++)
+        pthread_join(threads[j], NULL);
+    double wall = progress_now_ms() - t0;
+    progress_end(&run.prog);
+    pthread_mutex_destroy(&run.lock);
+    if (run.failed || started == 0) {
+        fprintf(stderr, "glance bench: could not start (fonts or memory)\n");
+        return EXIT_INTERNAL;
+    }
+
+    /* Scores in page order, so that --jobs never changes them. */
+    eval_summary sum = {0};
+    size_t ok = 0, nocontent = 0, errors = 0, unscored = 0;
+    double *parse = malloc(n * sizeof *parse), *layout = malloc(n * sizeof *layout),
+           *extract = malloc(n * sizeof *extract), *total = malloc(n * sizeof *total);
+    if (!parse || !layout || !extract || !total) {
+        fprintf(stderr, "glance bench: out of memory\n");
+        return EXIT_INTERNAL;
+    }
+    size_t slowest = 0;
+    for (size_t i = 0; i < n; i++) {
+        const page_out *o = &run.out[i];
+        ok += o->status == GLANCE_OK;
+        nocontent += o->status == GLANCE_ENOCONTENT;
+        errors += o->status != GLANCE_OK && o->status != GLANCE_ENOCONTENT;
+        if (o->scored)
+            eval_summary_add(&sum, &o->sh, &o->lcs, &o->blk);
+        else
+            unscored++;
+        parse[i] = o->parse_ms;
+        layout[i] = o->layout_ms;
+        extract[i] = o->extract_ms;
+        total[i] = o->total_ms;
+        if (o->total_ms > run.out[slowest].total_ms)
+            slowest = i;
+    }
+    eval_scores s;
+    eval_summary_scores(&sum, &s);
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+
+    printf("glance bench: %zu pages of %s, method %s, window %dx%d, jobs %d\n", n, pages_dir,
+           method, opt.window_w, opt.window_h, jobs);
+    printf("answered %zu, no main content %zu, errors %zu; scored %zu (%zu without truth)\n", ok,
+           nocontent, errors, s.pages, unscored);
+    print_scores(stdout, "", &s);
+    double slow_ms = run.out[slowest].total_ms;
+    const char *slow_id = pages[slowest].id;
+    printf("%-22s %8s %8s %8s %8s\n", "time per page (ms)", "parse", "layout", "extract", "total");
+    double med[4] = {percentile(parse, n, 0.5), percentile(layout, n, 0.5),
+                     percentile(extract, n, 0.5), percentile(total, n, 0.5)};
+    double p90[4] = {percentile(parse, n, 0.9), percentile(layout, n, 0.9),
+                     percentile(extract, n, 0.9), percentile(total, n, 0.9)};
+    printf("%-22s %8.1f %8.1f %8.1f %8.1f\n", "  median", med[0], med[1], med[2], med[3]);
+    printf("%-22s %8.1f %8.1f %8.1f %8.1f\n", "  90th percentile", p90[0], p90[1], p90[2], p90[3]);
+    printf("%-22s %8s %8s %8s %8.1f  %s\n", "  slowest", "", "", "", slow_ms, slow_id);
+    printf("%.1f pages/s over %.1f s; peak resident memory %.1f MB\n", n / (wall / 1000.0),
+           wall / 1000.0, ru.ru_maxrss / 1024.0);
+    free(parse);
+    free(layout);
+    free(extract);
+    free(total);
+
+    int rc = 0;
+    if (out_path && write_out(out_path, &run, &s, method) != 0) {
+        fprintf(stderr, "glance bench: cannot write %s: %s\n", out_path, strerror(errno));
+        rc = EXIT_INTERNAL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        free(run.out[i].text);
+        free(run.out[i].message);
+    }
+    free(run.out);
+    free(threads);
+    corpus_free(pages, n);
+    json_object_put(troot);
+    return rc;
+}

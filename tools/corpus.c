@@ -1,0 +1,173 @@
+/* tools/: reading a corpus folder (plain or gzip pages) and text files. */
+#define _GNU_SOURCE
+#include "tools/corpus.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <zlib.h>
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n > k && strcmp(s + n - k, suffix) == 0;
+}
+
+static int page_cmp(const void *a, const void *b)
+{
+    return strcmp(((const corpus_page *)a)->id, ((const corpus_page *)b)->id);
+}
+
+int corpus_list(const char *dir, corpus_page **pages, size_t *n, char *why, size_t why_cap)
+{
+    *pages = NULL;
+    *n = 0;
+    DIR *d = opendir(dir);
+    if (!d) {
+        snprintf(why, why_cap, "%s: %s", dir, strerror(errno));
+        return -1;
+    }
+    size_t cap = 0;
+    struct dirent *e;
+    static const char *const suffixes[] = {".html.gz", ".htm.gz", ".html", ".htm"};
+    while ((e = readdir(d))) {
+        const char *suffix = NULL;
+        for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0] && !suffix; i++)
+            if (ends_with(e->d_name, suffixes[i]))
+                suffix = suffixes[i];
+        if (!suffix)
+            continue;
+        if (*n == cap) {
+            cap = cap ? cap * 2 : 256;
+            corpus_page *v = realloc(*pages, cap * sizeof *v);
+            if (!v)
+                goto oom;
+            *pages = v;
+        }
+        corpus_page *p = &(*pages)[*n];
+        p->id = strndup(e->d_name, strlen(e->d_name) - strlen(suffix));
+        p->gz = ends_with(suffix, ".gz");
+        if (asprintf(&p->path, "%s/%s", dir, e->d_name) < 0)
+            p->path = NULL;
+        if (!p->id || !p->path) {
+            free(p->id);
+            free(p->path);
+            goto oom;
+        }
+        (*n)++;
+    }
+    closedir(d);
+    if (*n == 0) {
+        snprintf(why, why_cap, "%s: no .html or .html.gz pages", dir);
+        free(*pages);
+        *pages = NULL;
+        return -1;
+    }
+    qsort(*pages, *n, sizeof **pages, page_cmp);
+    return 0;
+oom:
+    closedir(d);
+    corpus_free(*pages, *n);
+    *pages = NULL;
+    *n = 0;
+    snprintf(why, why_cap, "out of memory");
+    return -1;
+}
+
+void corpus_free(corpus_page *pages, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(pages[i].id);
+        free(pages[i].path);
+    }
+    free(pages);
+}
+
+int corpus_read(const corpus_page *page, size_t limit, char **buf, size_t *len, char *why,
+                size_t why_cap)
+{
+    *buf = NULL;
+    *len = 0;
+    gzFile f = gzopen(page->path, "rb"); /* reads plain files as they are */
+    if (!f) {
+        snprintf(why, why_cap, "%s: %s", page->path, strerror(errno));
+        return -1;
+    }
+    size_t cap = 1 << 16, n = 0;
+    char *b = malloc(cap + 1);
+    while (b) {
+        if (n == cap) {
+            if (cap > limit)
+                break;
+            char *nb = realloc(b, cap * 2 + 1);
+            if (!nb) {
+                free(b);
+                b = NULL;
+                break;
+            }
+            b = nb;
+            cap *= 2;
+        }
+        int got = gzread(f, b + n, (unsigned)(cap - n));
+        if (got < 0) {
+            int err;
+            snprintf(why, why_cap, "%s: %s", page->path, gzerror(f, &err));
+            gzclose(f);
+            free(b);
+            return -1;
+        }
+        if (got == 0)
+            break;
+        n += (size_t)got;
+    }
+    gzclose(f);
+    if (!b) {
+        snprintf(why, why_cap, "%s: out of memory", page->path);
+        return -1;
+    }
+    if (n > limit) {
+        snprintf(why, why_cap, "%s: over the limit of %zu bytes", page->path, limit);
+        free(b);
+        return -1;
+    }
+    b[n] = '\0';
+    *buf = b;
+    *len = n;
+    return 0;
+}
+
+json_object *corpus_load_texts(const char *path, json_object **root, char *why, size_t why_cap)
+{
+    *root = json_object_from_file(path);
+    if (!*root) {
+        snprintf(why, why_cap, "%s: not a readable JSON file (%s)", path, json_util_get_last_err());
+        return NULL;
+    }
+    json_object *texts = *root, *inner;
+    if (json_object_object_get_ex(*root, "output", &inner) &&
+        json_object_is_type(inner, json_type_object))
+        texts = inner;
+    if (!json_object_is_type(texts, json_type_object)) {
+        snprintf(why, why_cap, "%s: expected an object of {id: {\"articleBody\": text}}", path);
+        json_object_put(*root);
+        *root = NULL;
+        return NULL;
+    }
+    return texts;
+}
+
+const char *corpus_text(json_object *texts, const char *id)
+{
+    json_object *page, *body;
+    if (!json_object_object_get_ex(texts, id, &page))
+        return NULL;
+    if (json_object_is_type(page, json_type_string))
+        return json_object_get_string(page);
+    if (json_object_object_get_ex(page, "articleBody", &body) &&
+        json_object_is_type(body, json_type_string))
+        return json_object_get_string(body);
+    return NULL;
+}

@@ -1,0 +1,32 @@
+/* tools/: a corpus of pages on disk and the texts they are scored against. */
+#ifndef GLANCE_TOOLS_CORPUS_H
+#define GLANCE_TOOLS_CORPUS_H
+
+#include <stddef.h>
+
+#include <json-c/json.h>
+
+typedef struct corpus_page {
+    char *id;   /* the file name without .html / .htm / .html.gz / .htm.gz */
+    char *path;
+    int gz;
+} corpus_page;
+
+/* The pages of a folder, sorted by id. 0, or -1 with a message in `why`. */
+int corpus_list(const char *dir, corpus_page **pages, size_t *n, char *why, size_t why_cap);
+void corpus_free(corpus_page *pages, size_t n);
+
+/* Reads a page whole (decompressing .gz), at most `limit` bytes of HTML.
+ * 0, or -1 with a message in `why`. *buf is malloc'd, NUL-terminated. */
+int corpus_read(const corpus_page *page, size_t limit, char **buf, size_t *len, char *why,
+                size_t why_cap);
+
+/* A JSON file of {id: {"articleBody": text}}, optionally wrapped as
+ * {"version": ..., "output": {...}} (the peers' files). Returns the inner
+ * object (owned by *root, which the caller puts), or NULL with a message. */
+json_object *corpus_load_texts(const char *path, json_object **root, char *why, size_t why_cap);
+
+/* The articleBody of `id`, or NULL when absent (a bare string is taken too). */
+const char *corpus_text(json_object *texts, const char *id);
+
+#endif

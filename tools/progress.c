@@ -1,0 +1,60 @@
+/* tools/: the progress bar, with the time left estimated from the rate so
+ * far. Redrawn at most ten times a second. */
+#include "tools/progress.h"
+
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+
+double progress_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
+}
+
+void progress_init(progress *p, const char *label, size_t total)
+{
+    pthread_mutex_init(&p->lock, NULL);
+    p->done = 0;
+    p->total = total;
+    p->start_ms = p->last_ms = progress_now_ms();
+    p->tty = isatty(STDERR_FILENO);
+    p->label = label;
+}
+
+static void draw(progress *p, double now)
+{
+    enum { WIDTH = 30 };
+    size_t fill = p->total ? p->done * WIDTH / p->total : WIDTH;
+    char bar[WIDTH + 1];
+    for (size_t i = 0; i < WIDTH; i++)
+        bar[i] = i < fill ? '#' : '.';
+    bar[WIDTH] = '\0';
+    double elapsed = (now - p->start_ms) / 1000.0;
+    double left = p->done ? elapsed * (double)(p->total - p->done) / (double)p->done : 0;
+    fprintf(stderr, "\r%s [%s] %zu/%zu  %.0f s, about %.0f s left   ", p->label, bar, p->done,
+            p->total, elapsed, left);
+    fflush(stderr);
+}
+
+void progress_step(progress *p, size_t n)
+{
+    pthread_mutex_lock(&p->lock);
+    p->done += n;
+    double now = progress_now_ms();
+    if (p->tty && (now - p->last_ms > 100 || p->done == p->total)) {
+        p->last_ms = now;
+        draw(p, now);
+    }
+    pthread_mutex_unlock(&p->lock);
+}
+
+void progress_end(progress *p)
+{
+    if (p->tty) {
+        draw(p, progress_now_ms());
+        fputc('\n', stderr);
+    }
+    pthread_mutex_destroy(&p->lock);
+}
