@@ -300,7 +300,24 @@ static const char *read_ident(const char *p, const char *end, char *out, size_t 
     return p;
 }
 
-/* 0 when the selector needs a tag, class or id the page lacks. */
+/* Pseudo-classes and pseudo-elements that never apply to a page laid out
+ * once, unscrolled and untouched (a pointer over it, a focus, a selection,
+ * a visited link), and the engine-prefixed ones of other engines. */
+static int never_static(const char *name, size_t n)
+{
+    static const char *const dynamic[] = {"hover", "focus", "active", "focus-within",
+                                          "focus-visible", "visited", "target", "selection",
+                                          "placeholder", "backdrop", "placeholder-shown"};
+    if (n > 1 && name[0] == '-')
+        return 1; /* -webkit-scrollbar, -moz-focus-inner, -ms-clear ... */
+    for (size_t i = 0; i < sizeof dynamic / sizeof dynamic[0]; i++)
+        if (strlen(dynamic[i]) == n && eq_lower(name, dynamic[i], n))
+            return 1;
+    return 0;
+}
+
+/* 0 when the selector needs a tag, class or id the page lacks, or a state
+ * a static page never has. */
 static int selector_may_match(const css_index *ix, const char *s, size_t len)
 {
     const char *p = s, *end = s + len;
@@ -350,6 +367,8 @@ static int selector_may_match(const css_index *ix, const char *s, size_t len)
             size_t n;
             int ok;
             p = read_ident(p, end, name, sizeof name, &n, &ok);
+            if (ok && never_static(name, n))
+                return 0;
             compound_start = 0;
             continue;
         }
