@@ -1,6 +1,7 @@
 /* extract/: what the pipeline takes out of the chosen node and the page
- * around it. For now the title; the fallback extractors and the clean-up
- * inside the chosen node come here too (DESIGN.md). */
+ * around it: the title, the non-visual extractors that answer when GCE
+ * does not (DESIGN.md, Fallbacks; BTE so far), later the clean-up inside
+ * the chosen node. */
 #ifndef GLANCE_EXTRACT_H
 #define GLANCE_EXTRACT_H
 
@@ -13,6 +14,26 @@ extern "C" {
 /* The text of the first <title> (in document order), white space collapsed
  * and trimmed; "" when there is none. malloc'd; NULL only when out of memory. */
 char *extract_title(const dom_doc *doc);
+
+/* A stretch of the page between two text nodes, in document order, both
+ * included: what the non-visual extractors answer. */
+typedef struct extract_span {
+    const dom_node *first, *last;
+    long score;   /* the extractor's own measure of it (BTE: words - tags) */
+} extract_span;
+
+/* BTE (paper 001): the stretch of the page with the most words and fewest
+ * tags. 0 when found, 1 when the page has no displayed words, -1 when out
+ * of memory. */
+int extract_bte(const dom_doc *doc, extract_span *out);
+
+/* The text of a span: the displayed text nodes from first to last, a line
+ * break where the block around them changes, white space collapsed.
+ * malloc'd; NULL when out of memory. */
+char *extract_span_text(const extract_span *span);
+
+/* The element that holds the whole span (the nearest common ancestor). */
+const dom_node *extract_span_holder(const extract_span *span);
 
 #ifdef __cplusplus
 }

@@ -46,7 +46,19 @@ typedef enum glance_status {
 /* A short English description of a status ("no main content found"). */
 const char *glance_strerror(glance_status status);
 
+/* Which extractor answers. */
+typedef enum glance_method {
+    GLANCE_METHOD_AUTO = 0, /* GCE; when GCE finds nothing, BTE (the default) */
+    GLANCE_METHOD_GCE = 1,  /* Grid, Centering, Expanding (paper 002) alone */
+    GLANCE_METHOD_BTE = 2   /* Body Text Extraction (paper 001) alone */
+} glance_method;
+
+/* "auto", "gce", "bte"; and back (0, or -1 for an unknown name). */
+const char *glance_method_name(glance_method m);
+int glance_method_from_name(const char *name, glance_method *out);
+
 typedef struct glance_options {
+    glance_method method;        /* default GLANCE_METHOD_AUTO */
     /* Layout */
     int window_w, window_h;      /* window size S_w; default 1920x1080 */
     const char *base_dir;        /* folder that relative stylesheet links resolve
@@ -125,6 +137,9 @@ typedef struct glance_box {
 const char *glance_result_xpath(const glance_result *res);
 const char *glance_result_tag(const glance_result *res);
 glance_box glance_result_box(const glance_result *res);
+
+/* The extractor that answered ("gce", "bte"); NULL when none did. */
+const char *glance_result_method(const glance_result *res);
 
 /* Why no main content was found; NULL when it was. */
 const char *glance_result_failure(const glance_result *res);

@@ -44,9 +44,27 @@ const char *glance_strerror(glance_status status)
     return "unknown status";
 }
 
+static const char *const method_names[] = {"auto", "gce", "bte"};
+
+const char *glance_method_name(glance_method m)
+{
+    return (unsigned)m < sizeof method_names / sizeof method_names[0] ? method_names[m] : "unknown";
+}
+
+int glance_method_from_name(const char *name, glance_method *out)
+{
+    for (size_t i = 0; name && i < sizeof method_names / sizeof method_names[0]; i++)
+        if (strcmp(name, method_names[i]) == 0) {
+            *out = (glance_method)i;
+            return 0;
+        }
+    return -1;
+}
+
 void glance_options_default(glance_options *o)
 {
     memset(o, 0, sizeof *o);
+    o->method = GLANCE_METHOD_AUTO;
     gce_params p;
     gce_params_default(&p);
     o->window_w = p.window_w;
@@ -97,7 +115,9 @@ static int finite_positive(double v)
 /* Checks the options a caller can get wrong; writes why into `why`. */
 static int options_valid(const glance_options *o, char *why, size_t cap)
 {
-    if (o->window_w < 100 || o->window_h < 100 || o->window_w > 16384 || o->window_h > 16384)
+    if ((unsigned)o->method > GLANCE_METHOD_BTE)
+        snprintf(why, cap, "method %d: not a glance_method", (int)o->method);
+    else if (o->window_w < 100 || o->window_h < 100 || o->window_w > 16384 || o->window_h > 16384)
         snprintf(why, cap, "window %dx%d: width and height must be 100 to 16384", o->window_w, o->window_h);
     else if (o->grid_rows < 1 || o->grid_cols < 1 || o->grid_rows > 1000 || o->grid_cols > 1000)
         snprintf(why, cap, "grid %dx%d: rows and columns must be 1 to 1000", o->grid_rows, o->grid_cols);
@@ -155,7 +175,7 @@ static glance_status finish(glance_result *res, glance_status st, double t0)
     return st;
 }
 
-static glance_status run_gce(glance_result *res, const glance_options *opts);
+static glance_status run_extract(glance_result *res, const glance_options *opts);
 
 glance_status glance_extract(glance_context *ctx, const char *html, size_t len,
                              const glance_options *opts, glance_result **out)
@@ -215,7 +235,90 @@ glance_status glance_extract(glance_context *ctx, const char *html, size_t len,
     if (!res->title)
         return finish(res, GLANCE_ENOMEM, t0);
 
-    return finish(res, run_gce(res, opts), t0);
+    return finish(res, run_extract(res, opts), t0);
+}
+
+static glance_status run_gce(glance_result *res, const glance_options *opts);
+
+/* Clean HTML of a text: a paragraph per line, escaped. */
+static char *paragraphs_html(const char *text)
+{
+    size_t n = strlen(text), cap = n * 6 + 16, w = 0;
+    char *o = malloc(cap);
+    if (!o)
+        return NULL;
+    w += (size_t)sprintf(o, "<p>");
+    for (const char *p = text; *p; p++) {
+        const char *rep = NULL;
+        switch (*p) {
+        case '&': rep = "&amp;"; break;
+        case '<': rep = "&lt;"; break;
+        case '>': rep = "&gt;"; break;
+        case '\n': rep = "</p><p>"; break;
+        default: break;
+        }
+        if (rep) {
+            memcpy(o + w, rep, strlen(rep));
+            w += strlen(rep);
+        } else {
+            o[w++] = *p;
+        }
+    }
+    memcpy(o + w, "</p>", 5);
+    return o;
+}
+
+/* BTE over the laid-out page (the fallback of "auto"); the status. */
+static glance_status run_bte(glance_result *res)
+{
+    double tb = now_ms();
+    int b = extract_bte(res->dom, &res->bte);
+    res->bte_ran = 1;
+    res->timings.gce_ms += now_ms() - tb;
+    if (b < 0)
+        return GLANCE_ENOMEM;
+    if (b > 0)
+        return GLANCE_ENOCONTENT;
+    res->text = extract_span_text(&res->bte);
+    if (!res->text)
+        return GLANCE_ENOMEM;
+    if (res->text[0] == '\0')
+        return GLANCE_ENOCONTENT;
+    res->html = paragraphs_html(res->text);
+    res->chosen = extract_span_holder(&res->bte);
+    res->xpath = res->chosen ? dom_node_xpath(res->dom, res->chosen) : "";
+    if (!res->html || !res->xpath)
+        return GLANCE_ENOMEM;
+    res->method = GLANCE_METHOD_BTE;
+    return GLANCE_OK;
+}
+
+/* The extractor the options ask for, on the laid-out page of `res`. */
+static glance_status run_extract(glance_result *res, const glance_options *opts)
+{
+    glance_status st = GLANCE_ENOCONTENT;
+    if (opts->method != GLANCE_METHOD_BTE) {
+        st = run_gce(res, opts);
+        if (st != GLANCE_ENOCONTENT || opts->method == GLANCE_METHOD_GCE)
+            return st;
+        /* GCE found nothing: BTE decides (DESIGN.md, Fallbacks). */
+        free(res->text);
+        free(res->html);
+        res->text = res->html = NULL;
+        res->xpath = NULL;
+        res->chosen = NULL;
+    }
+    glance_status b = run_bte(res);
+    if (b == GLANCE_ENOCONTENT) {
+        char why[512];
+        snprintf(why, sizeof why, "%s%s%s", res->message ? res->message : glance_strerror(b),
+                 res->message ? "; BTE: " : ": BTE: ", "no displayed words on the page");
+        result_set_message(res, why);
+    } else if (b == GLANCE_OK) {
+        free(res->message);
+        res->message = NULL;
+    }
+    return b;
 }
 
 /* GCE and serialisation on the laid-out page of `res`; the status. */
@@ -236,6 +339,8 @@ static glance_status run_gce(glance_result *res, const glance_options *opts)
         return GLANCE_ENOCONTENT;
     }
     const dom_node *chosen = res->gce.chosen;
+    res->chosen = chosen;
+    res->method = GLANCE_METHOD_GCE;
     res->xpath = dom_node_xpath(res->dom, chosen);
     res->text = dom_to_text(chosen, NULL);
     res->html = dom_to_html(chosen, NULL);
@@ -278,7 +383,10 @@ glance_status glance_result_rerun(glance_result *res, const glance_options *opts
     free(res->message);
     res->text = res->html = res->json = res->message = NULL;
     res->xpath = NULL;
-    glance_status st = run_gce(res, opts);
+    res->bte_ran = 0;
+    res->chosen = NULL;
+    memset(&res->bte, 0, sizeof res->bte);
+    glance_status st = run_extract(res, opts);
     res->status = st;
     res->timings.total_ms = res->timings.parse_ms + res->timings.layout_ms + (now_ms() - t0);
     return st;

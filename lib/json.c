@@ -165,13 +165,14 @@ char *result_build_json(const glance_result *res)
     json_object_object_add(o, "text", ok ? jstr(res->text) : NULL);
     json_object_object_add(o, "html", ok ? jstr(res->html) : NULL);
 
+    json_object_object_add(o, "method", ok ? jstr(glance_method_name(res->method)) : NULL);
     json_object *chosen = NULL;
-    if (ok && res->gce.chosen) {
+    if (ok && res->chosen) {
         chosen = json_object_new_object();
         json_object_object_add(chosen, "xpath", jstr(res->xpath));
-        json_object_object_add(chosen, "tag", jstr(res->gce.chosen->tag));
-        json_object_object_add(chosen, "box", jbox(res->gce.chosen->box));
-        for (size_t i = 0; i < res->gce.n_candidates; i++) {
+        json_object_object_add(chosen, "tag", jstr(res->chosen->tag));
+        json_object_object_add(chosen, "box", jbox(res->chosen->box));
+        for (size_t i = 0; res->method == GLANCE_METHOD_GCE && i < res->gce.n_candidates; i++) {
             const gce_candidate *c = &res->gce.candidates[i];
             if (c->node == res->gce.chosen && c->walk == res->gce.chosen_walk) {
                 json_object_object_add(chosen, "rule", json_object_new_string(rule_name(c->rule)));
@@ -196,6 +197,17 @@ char *result_build_json(const glance_result *res)
         json_object_object_add(css, "loaded", json_object_new_int(res->rstats.stylesheets_loaded));
         json_object_object_add(css, "skipped", json_object_new_int(res->rstats.stylesheets_skipped));
         json_object_object_add(o, "stylesheets", css);
+    }
+    if (res->bte_ran) {
+        json_object *b = json_object_new_object();
+        int found = res->bte.first != NULL;
+        json_object_object_add(b, "found", json_object_new_boolean(found));
+        if (found) {
+            json_object_object_add(b, "score", json_object_new_int64(res->bte.score));
+            json_object_object_add(b, "first", jstr(dom_node_xpath(res->dom, res->bte.first)));
+            json_object_object_add(b, "last", jstr(dom_node_xpath(res->dom, res->bte.last)));
+        }
+        json_object_object_add(o, "bte", b);
     }
     if (res->gce_ran)
         json_object_object_add(o, "gce", jgce(res));

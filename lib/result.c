@@ -60,14 +60,14 @@ const char *glance_result_xpath(const glance_result *res)
 
 const char *glance_result_tag(const glance_result *res)
 {
-    return res && res->status == GLANCE_OK && res->gce.chosen ? res->gce.chosen->tag : NULL;
+    return res && res->status == GLANCE_OK && res->chosen ? res->chosen->tag : NULL;
 }
 
 glance_box glance_result_box(const glance_result *res)
 {
     glance_box b = {0, 0, 0, 0};
-    if (res && res->status == GLANCE_OK && res->gce.chosen) {
-        dom_box d = res->gce.chosen->box;
+    if (res && res->status == GLANCE_OK && res->chosen) {
+        dom_box d = res->chosen->box;
         b = (glance_box){d.x, d.y, d.w, d.h};
     }
     return b;
@@ -100,4 +100,9 @@ const char *glance_result_json(glance_result *res)
     if (!res->json)
         res->json = result_build_json(res);
     return res->json;
+}
+
+const char *glance_result_method(const glance_result *res)
+{
+    return res && res->status == GLANCE_OK ? glance_method_name(res->method) : NULL;
 }

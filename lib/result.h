@@ -6,6 +6,7 @@
 #include "glance.h"
 #include "gce/gce.h"
 #include "render/render.h"
+#include "extract/extract.h"
 
 struct glance_result {
     glance_status status;
@@ -19,6 +20,10 @@ struct glance_result {
     int gce_ran;
     char *title;
     const char *xpath;     /* in the dom's arena */
+    const dom_node *chosen; /* the element answered (GCE's node, or what holds BTE's span) */
+    glance_method method;   /* what answered, when status is GLANCE_OK */
+    int bte_ran;
+    extract_span bte;
     char *text, *html;
     char *json;            /* built on first request */
     glance_timings timings;

@@ -260,6 +260,60 @@ static void no_text_at_all(void **state)
     glance_result_free(res);
 }
 
+/* GCE fails on paragraphs straight in <body>; auto hands the page to BTE,
+ * which answers with all of them and says so; gce alone finds nothing. */
+static void auto_falls_back_to_bte(void **state)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/gce-fails.html", FIXTURES_DIR);
+    glance_options opt;
+    glance_options_default(&opt);
+    assert_int_equal(opt.method, GLANCE_METHOD_AUTO);
+    glance_result *res;
+    assert_int_equal(glance_extract_file(ctx, path, &opt, &res), GLANCE_OK);
+    assert_string_equal(glance_result_method(res), "bte");
+    const char *text = glance_result_text(res);
+    assert_non_null(strstr(text, "Present: eleven members and the secretary."));
+    assert_non_null(strstr(text, "Meeting closed at nine."));
+    assert_non_null(strstr(glance_result_html(res), "<p>Meeting closed at nine.</p>"));
+    assert_string_equal(glance_result_xpath(res), "/html[1]/body[1]");
+    json_object *o = json_tokener_parse(glance_result_json(res)), *m, *b;
+    assert_non_null(o);
+    assert_true(json_object_object_get_ex(o, "method", &m));
+    assert_string_equal(json_object_get_string(m), "bte");
+    assert_true(json_object_object_get_ex(o, "bte", &b));
+    json_object_put(o);
+    glance_result_free(res);
+
+    opt.method = GLANCE_METHOD_GCE;
+    assert_int_equal(glance_extract_file(ctx, path, &opt, &res), GLANCE_ENOCONTENT);
+    assert_null(glance_result_method(res));
+    glance_result_free(res);
+
+    /* On a page GCE answers, auto is GCE's answer. */
+    assert_int_equal(run(ARTICLE_PAGE, strlen(ARTICLE_PAGE), NULL, &res), GLANCE_OK);
+    assert_string_equal(glance_result_method(res), "gce");
+    glance_result_free(res);
+}
+
+static void method_names(void **state)
+{
+    glance_method m;
+    static const char *const names[] = {"auto", "gce", "bte"};
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(glance_method_from_name(names[i], &m), 0);
+        assert_string_equal(glance_method_name(m), names[i]);
+    }
+    assert_int_equal(glance_method_from_name("readability", &m), -1);
+    assert_int_equal(glance_method_from_name(NULL, &m), -1);
+    glance_options opt;
+    glance_options_default(&opt);
+    opt.method = (glance_method)7;
+    glance_result *res;
+    assert_int_equal(run(ARTICLE_PAGE, strlen(ARTICLE_PAGE), &opt, &res), GLANCE_EOPTION);
+    glance_result_free(res);
+}
+
 static void missing_file(void **state)
 {
     glance_result *res = NULL;
@@ -294,6 +348,8 @@ int main(void)
         cmocka_unit_test(invalid_utf8_and_nul),
         cmocka_unit_test(utf16_with_bom),
         cmocka_unit_test(declared_legacy_charsets),
+        cmocka_unit_test(auto_falls_back_to_bte),
+        cmocka_unit_test(method_names),
         cmocka_unit_test(bad_options),
         cmocka_unit_test(no_text_at_all),
         cmocka_unit_test(missing_file),

@@ -61,12 +61,13 @@ static void bench_counts_and_scores(void **state)
 {
     (void)state;
     char args[2048];
-    snprintf(args, sizeof args, "bench --pages %s --truth %s --out %s/out1.json", pages, truth, dir);
+    snprintf(args, sizeof args, "bench --method gce --pages %s --truth %s --out %s/out1.json",
+             pages, truth, dir);
     run_out r = run_in(dir, args);
     if (r.code != 0)
         fail_msg("exit %d: %s", r.code, r.err);
     assert_non_null(strstr(r.out, "glance bench: 3 pages"));
-    assert_non_null(strstr(r.out, "answered 2, no main content 1, errors 0; scored 3"));
+    assert_non_null(strstr(r.out, "answered 2 (gce 2, bte 0), no main content 1, errors 0; scored 3"));
     /* news and article-tag: every true shingle found (recall 1 on both),
      * gce-fails: none. Recall mean 2/3. */
     char *line = strstr(r.out, "  shingles (benchmark)");
@@ -92,6 +93,17 @@ static void bench_counts_and_scores(void **state)
     assert_true(fabs(rb - 0.5) < 1e-3);
     assert_true(fabs(pb - p) < 1e-3);
     run_free(&s);
+    run_free(&r);
+    /* The default, auto, answers gce-fails with BTE. */
+    snprintf(args, sizeof args, "bench --pages %s --truth %s", pages, truth);
+    r = run_in(dir, args);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "method auto"));
+    assert_non_null(strstr(r.out, "answered 3 (gce 2, bte 1), no main content 0"));
+    line = strstr(r.out, "  shingles (benchmark)");
+    assert_non_null(line);
+    assert_int_equal(sscanf(line + 22, "%lf %lf %lf %lf", &f1, &p, &rc, &acc), 4);
+    assert_true(fabs(rc - 1) < 1e-3); /* every true shingle found */
     run_free(&r);
 }
 
@@ -172,8 +184,8 @@ static void sweep_writes_csv_chart_and_best(void **state)
     char *img = slurp(png);
     assert_true(memcmp(img, "\x89PNG", 4) == 0);
     free(img);
-    /* The default combination scores as glance bench scores it. */
-    snprintf(args, sizeof args, "bench --pages %s --truth %s", pages, truth);
+    /* The default combination scores as glance bench scores GCE. */
+    snprintf(args, sizeof args, "bench --method gce --pages %s --truth %s", pages, truth);
     run_out b = run_in(dir, args);
     char *line = strstr(b.out, "  token LCS (GCE paper)");
     assert_non_null(line);

@@ -148,6 +148,26 @@ static void bad_inputs_exit_3_with_one_line(void **state)
     }
 }
 
+/* --method picks the extractor; an unknown one is a usage error. */
+static void method_option(void **state)
+{
+    char args[512];
+    snprintf(args, sizeof args, "extract --method bte --format json %s/news.html", FIXTURES_DIR);
+    run_out r = run(args);
+    assert_int_equal(r.code, 0);
+    json_object *o = json_tokener_parse(r.out), *v;
+    assert_non_null(o);
+    assert_true(json_object_object_get_ex(o, "method", &v));
+    assert_string_equal(json_object_get_string(v), "bte");
+    json_object_put(o);
+    run_free(&r);
+    snprintf(args, sizeof args, "extract --method nosuch %s/news.html", FIXTURES_DIR);
+    r = run(args);
+    assert_int_equal(r.code, 2);
+    assert_int_equal(count_lines(r.err), 1);
+    run_free(&r);
+}
+
 static void no_content_exits_1(void **state)
 {
     static const char blank[] = "<html><body><div style='height:3000px'></div></body></html>";
@@ -194,6 +214,7 @@ int main(void)
         cmocka_unit_test(json_output),
         cmocka_unit_test(stdin_input),
         cmocka_unit_test(bad_inputs_exit_3_with_one_line),
+        cmocka_unit_test(method_option),
         cmocka_unit_test(no_content_exits_1),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

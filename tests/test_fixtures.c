@@ -23,6 +23,7 @@ typedef struct expectation {
     char status[32];
     int window_w, window_h;
     char rule[16];
+    char method[16];
     char xpath[512];
     char contains[MAX_PHRASES][256];
     int n_contains;
@@ -66,6 +67,8 @@ static int load_expect(const char *path, expectation *e)
             snprintf(e->status, sizeof e->status, "%s", val);
         else if (strcmp(key, "window") == 0)
             sscanf(val, "%dx%d", &e->window_w, &e->window_h);
+        else if (strcmp(key, "method") == 0)
+            snprintf(e->method, sizeof e->method, "%s", val);
         else if (strcmp(key, "rule") == 0)
             snprintf(e->rule, sizeof e->rule, "%s", val);
         else if (strcmp(key, "xpath") == 0)
@@ -88,6 +91,8 @@ static void check_fixture(void **state)
     glance_options_default(&opt);
     opt.window_w = e->window_w;
     opt.window_h = e->window_h;
+    if (e->method[0] && glance_method_from_name(e->method, &opt.method) != 0)
+        fail_msg("%s: unknown method %s", e->name, e->method);
     glance_result *res = NULL;
     glance_status st = glance_extract_file(ctx, path, &opt, &res);
     assert_non_null(res);

@@ -33,7 +33,7 @@ static void usage_bench(FILE *f)
           "(optionally wrapped as {\"version\", \"output\"}) instead.\n"
           "\n"
           "options:\n"
-          "  --method NAME    extractor: gce (default gce)\n"
+          "  --method NAME    extractor: auto, gce or bte (default auto)\n"
           "  --window WxH     window size (default 1920x1080)\n"
           "  --jobs N         pages in parallel, one document each (default 1)\n"
           "  --out FILE       write every page's text, status, timings and scores,\n"
@@ -44,6 +44,7 @@ static void usage_bench(FILE *f)
 typedef struct page_out {
     glance_status status;
     char *text;      /* the extracted text; NULL when none */
+    const char *method; /* the extractor that answered (static string) */
     char *message;   /* why not, when not */
     double parse_ms, layout_ms, extract_ms, total_ms;
     int scored;
@@ -113,8 +114,10 @@ static void *bench_worker(void *arg)
                 o->extract_ms = wall - t.parse_ms - t.layout_ms;
                 if (o->extract_ms < 0)
                     o->extract_ms = 0;
-                if (o->status == GLANCE_OK)
+                if (o->status == GLANCE_OK) {
                     o->text = strdup(glance_result_text(res));
+                    o->method = glance_result_method(res);
+                }
                 else
                     o->message = strdup(glance_result_message(res, o->status));
                 glance_result_free(res);
@@ -234,6 +237,8 @@ static int write_out(const char *path, const bench_run *run, const eval_scores *
         json_object_object_add(body, "articleBody", json_object_new_string(o->text ? o->text : ""));
         json_object_object_add(output, run->pages[i].id, body);
         json_object_object_add(pg, "status", json_object_new_string(glance_strerror(o->status)));
+        if (o->method)
+            json_object_object_add(pg, "method", json_object_new_string(o->method));
         if (o->message)
             json_object_object_add(pg, "message", json_object_new_string(o->message));
         json_object *ms = json_object_new_object();
@@ -270,7 +275,7 @@ int cmd_bench(int argc, char **argv)
         {"jobs", required_argument, NULL, O_JOBS},     {"out", required_argument, NULL, O_OUT},
         {"score", required_argument, NULL, O_SCORE},   {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
-    const char *pages_dir = NULL, *truth_path = NULL, *method = "gce", *out_path = NULL,
+    const char *pages_dir = NULL, *truth_path = NULL, *method = "auto", *out_path = NULL,
                *score_path = NULL;
     glance_options opt;
     glance_options_default(&opt);
@@ -304,8 +309,8 @@ int cmd_bench(int argc, char **argv)
         usage_bench(stderr);
         return EXIT_USAGE;
     }
-    if (strcmp(method, "gce") != 0) {
-        fprintf(stderr, "glance bench: unknown method '%s' (known: gce)\n", method);
+    if (glance_method_from_name(method, &opt.method) != 0) {
+        fprintf(stderr, "glance bench: unknown method '%s' (known: auto, gce, bte)\n", method);
         return EXIT_USAGE;
     }
     if (score_path)
@@ -351,7 +356,7 @@ int cmd_bench(int argc, char **argv)
 
     /* Scores in page order, so that --jobs never changes them. */
     eval_summary sum = {0};
-    size_t ok = 0, nocontent = 0, errors = 0, unscored = 0;
+    size_t ok = 0, nocontent = 0, errors = 0, unscored = 0, by_gce = 0, by_bte = 0;
     double *parse = malloc(n * sizeof *parse), *layout = malloc(n * sizeof *layout),
            *extract = malloc(n * sizeof *extract), *total = malloc(n * sizeof *total);
     if (!parse || !layout || !extract || !total) {
@@ -362,6 +367,8 @@ int cmd_bench(int argc, char **argv)
     for (size_t i = 0; i < n; i++) {
         const page_out *o = &run.out[i];
         ok += o->status == GLANCE_OK;
+        by_gce += o->method && strcmp(o->method, "gce") == 0;
+        by_bte += o->method && strcmp(o->method, "bte") == 0;
         nocontent += o->status == GLANCE_ENOCONTENT;
         errors += o->status != GLANCE_OK && o->status != GLANCE_ENOCONTENT;
         if (o->scored)
@@ -382,8 +389,9 @@ int cmd_bench(int argc, char **argv)
 
     printf("glance bench: %zu pages of %s, method %s, window %dx%d, jobs %d\n", n, pages_dir,
            method, opt.window_w, opt.window_h, jobs);
-    printf("answered %zu, no main content %zu, errors %zu; scored %zu (%zu without truth)\n", ok,
-           nocontent, errors, s.pages, unscored);
+    printf("answered %zu (gce %zu, bte %zu), no main content %zu, errors %zu; scored %zu (%zu "
+           "without truth)\n",
+           ok, by_gce, by_bte, nocontent, errors, s.pages, unscored);
     print_scores(stdout, "", &s);
     double slow_ms = run.out[slowest].total_ms;
     const char *slow_id = pages[slowest].id;

@@ -18,6 +18,8 @@ static void usage_extract(FILE *f)
           "found by GCE (Grid, Centering, Expanding).\n"
           "\n"
           "options:\n"
+          "  --method M         auto (GCE, then BTE when GCE finds nothing), gce or bte\n"
+          "                     (default auto)\n"
           "  --window WxH       window size (default 1920x1080)\n"
           "  --grid RxC         grid rows x columns over the window (default 7x8)\n"
           "  --alpha A          first impression area scroll factor (default 2)\n"
@@ -74,7 +76,7 @@ static int read_stdin(size_t limit, char **buf, size_t *len)
 
 static int cmd_extract(int argc, char **argv)
 {
-    enum { O_WINDOW = 256, O_GRID, O_ALPHA, O_BETA, O_DW, O_DIFF, O_FORMAT, O_BASE, O_DEPTH };
+    enum { O_WINDOW = 256, O_GRID, O_ALPHA, O_BETA, O_DW, O_DIFF, O_FORMAT, O_BASE, O_DEPTH, O_METHOD };
     static const struct option longopts[] = {
         {"window", required_argument, NULL, O_WINDOW},
         {"grid", required_argument, NULL, O_GRID},
@@ -85,6 +87,7 @@ static int cmd_extract(int argc, char **argv)
         {"format", required_argument, NULL, O_FORMAT},
         {"base", required_argument, NULL, O_BASE},
         {"max-depth", required_argument, NULL, O_DEPTH},
+        {"method", required_argument, NULL, O_METHOD},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -114,6 +117,7 @@ static int cmd_extract(int argc, char **argv)
             bad = strcmp(format, "text") && strcmp(format, "html") && strcmp(format, "json");
             break;
         case O_BASE: opt.base_dir = optarg; break;
+        case O_METHOD: bad = glance_method_from_name(optarg, &opt.method); break;
         case O_DEPTH: {
             double d;
             bad = cli_parse_double(optarg, &d) || d < 1 || d > 1e6 || d != floor(d);

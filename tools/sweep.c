@@ -25,9 +25,9 @@ static void usage_sweep(FILE *f)
 {
     fputs("usage: glance sweep --pages DIR --truth TRUTH.json [options]\n"
           "\n"
-          "Runs GCE with every combination of the values below on every page, lays\n"
-          "each page out once per window size, and scores each combination as\n"
-          "glance bench does. Writes a CSV of every combination, prints the best ten\n"
+          "Runs GCE (alone, no fallback) with every combination of the values below\n"
+          "on every page, lays each page out once per window size, and scores each\n"
+          "combination as glance bench --method gce does. Writes a CSV of every combination, prints the best ten\n"
           "by token-LCS F0.5, and draws LCS F0.5 against grid size, a line per\n"
           "window size (the best over the other parameters), as a PNG.\n"
           "\n"
@@ -141,6 +141,7 @@ static int sweep_page(sweep_run *run, glance_context *ctx, size_t i)
         return -1;
     glance_options opt;
     glance_options_default(&opt);
+    opt.method = GLANCE_METHOD_GCE; /* the parameters are GCE's */
     char why[512], *html = NULL;
     size_t len = 0;
     int readable = corpus_read(pg, opt.max_input_bytes, &html, &len, why, sizeof why) == 0;

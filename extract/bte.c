@@ -1,0 +1,173 @@
+/* extract/: Body Text Extraction (paper 001, after Finn et al.).
+ *
+ * The page becomes a sequence of tokens, a tag (+1 in the paper's count of
+ * tags) or a word; Finn's objective, the number of tags outside [i, j] plus
+ * the number of words inside it, is the total number of tags plus the
+ * maximum-sum run of the sequence scored word = +1, tag = -1: a maximum-sum
+ * subarray, found in one pass (Kadane) instead of the paper's O(n^2)
+ * (DESIGN.md). Words of scripts written without spaces count one per
+ * character. Subtrees that are not displayed are left out: a reader never
+ * sees their words.
+ */
+#include "extract/extract.h"
+
+#include <hb.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One token per run of equal kind: the tags and words in a row merge. */
+typedef struct run {
+    long value;                 /* +words or -tags */
+    const dom_node *first_text; /* words: the first text node in the run */
+    const dom_node *last_text;
+} run;
+
+typedef struct runs {
+    run *v;
+    size_t n, cap;
+    int failed;
+} runs;
+
+static void add(runs *r, long value, const dom_node *text)
+{
+    if (r->failed || value == 0)
+        return;
+    if (r->n > 0 && (r->v[r->n - 1].value > 0) == (value > 0)) {
+        run *last = &r->v[r->n - 1];
+        last->value += value;
+        if (text) {
+            if (!last->first_text)
+                last->first_text = text;
+            last->last_text = text;
+        }
+        return;
+    }
+    if (r->n == r->cap) {
+        size_t cap = r->cap ? r->cap * 2 : 256;
+        run *v = realloc(r->v, cap * sizeof *v);
+        if (!v) {
+            r->failed = 1;
+            return;
+        }
+        r->v = v;
+        r->cap = cap;
+    }
+    r->v[r->n++] = (run){value, text, text};
+}
+
+static int unspaced(hb_unicode_funcs_t *uf, unsigned cp)
+{
+    if (cp < 0x0E00)
+        return 0;
+    switch (hb_unicode_script(uf, cp)) {
+    case HB_SCRIPT_HAN:
+    case HB_SCRIPT_HIRAGANA:
+    case HB_SCRIPT_KATAKANA:
+    case HB_SCRIPT_THAI:
+    case HB_SCRIPT_LAO:
+    case HB_SCRIPT_KHMER:
+    case HB_SCRIPT_MYANMAR:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Words in a text: runs between white space, and each character of an
+ * unspaced script. */
+static long count_words(const char *s, size_t n)
+{
+    hb_unicode_funcs_t *uf = hb_unicode_funcs_get_default();
+    long words = 0;
+    int in_word = 0;
+    for (size_t i = 0; i < n;) {
+        unsigned char c = (unsigned char)s[i];
+        unsigned cp = c;
+        size_t len = 1;
+        if (c >= 0xF0 && i + 3 < n)
+            cp = ((c & 7u) << 18) | ((s[i + 1] & 0x3Fu) << 12) | ((s[i + 2] & 0x3Fu) << 6) | (s[i + 3] & 0x3Fu), len = 4;
+        else if (c >= 0xE0 && i + 2 < n)
+            cp = ((c & 15u) << 12) | ((s[i + 1] & 0x3Fu) << 6) | (s[i + 2] & 0x3Fu), len = 3;
+        else if (c >= 0xC0 && i + 1 < n)
+            cp = ((c & 31u) << 6) | (s[i + 1] & 0x3Fu), len = 2;
+        i += len;
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || cp == 0xA0 ||
+            cp == 0x3000) {
+            in_word = 0;
+        } else if (unspaced(uf, cp)) {
+            words++;
+            in_word = 0;
+        } else if (!in_word) {
+            words++;
+            in_word = 1;
+        }
+    }
+    return words;
+}
+
+static int shown(const dom_node *n)
+{
+    return !(n->hidden & (DOM_HIDDEN_DISPLAY_NONE | DOM_HIDDEN_OFF_PAGE)) &&
+           !(n->kind == DOM_TEXT && n->hidden);
+}
+
+int extract_bte(const dom_doc *doc, extract_span *out)
+{
+    memset(out, 0, sizeof *out);
+    const dom_node *top = dom_doc_body(doc) ? dom_doc_body(doc) : dom_doc_root(doc);
+    if (!top)
+        return 1;
+    runs r = {0};
+    /* Pre-order with a tag token on the way in and on the way out. */
+    const dom_node *n = top;
+    while (n && !r.failed) {
+        int descend = shown(n);
+        if (descend) {
+            if (n->kind == DOM_TEXT)
+                add(&r, count_words(n->text, n->text_len), n);
+            else
+                add(&r, -1, NULL);
+        }
+        if (descend && n->kind == DOM_ELEMENT && n->first_child) {
+            n = n->first_child;
+            continue;
+        }
+        if (descend && n->kind == DOM_ELEMENT)
+            add(&r, -1, NULL);
+        while (n != top && !n->next) {
+            n = n->parent;
+            add(&r, -1, NULL);
+        }
+        n = n == top ? NULL : n->next;
+    }
+    if (r.failed) {
+        free(r.v);
+        return -1;
+    }
+    /* Kadane over the runs. */
+    long best = 0, cur = 0;
+    size_t best_i = 0, best_j = 0, start = 0;
+    int found = 0;
+    for (size_t k = 0; k < r.n; k++) {
+        if (cur <= 0) {
+            cur = 0;
+            start = k;
+        }
+        cur += r.v[k].value;
+        if (cur > best) {
+            best = cur;
+            best_i = start;
+            best_j = k;
+            found = 1;
+        }
+    }
+    if (found) {
+        /* The range starts and ends on word runs (a best run never starts
+         * or ends with a negative one). */
+        out->first = r.v[best_i].first_text;
+        out->last = r.v[best_j].last_text;
+        out->score = best;
+    }
+    free(r.v);
+    return found && out->first ? 0 : 1;
+}

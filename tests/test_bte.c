@@ -1,0 +1,103 @@
+/* extract/bte: the maximum-sum stretch of words against tags, on trees
+ * whose token counts can be read off by hand. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "extract/extract.h"
+#include "tree.h"
+
+/* body > ul(5 links) + div > p(20 words) + p(12 words) + ul(3 links).
+ * Tokens: the menu is tag-heavy (each li>a costs 4 tags for 1 word), the
+ * article word-heavy; the best stretch is the two paragraphs. */
+static void test_article_between_menus(void **state)
+{
+    (void)state;
+    dom_doc *d = dom_doc_new();
+    dom_node *body = page(d, 1000, 1000);
+    dom_node *menu = el(d, body, "ul", 0, 0, 1, 1);
+    for (int i = 0; i < 5; i++)
+        link(d, el(d, menu, "li", 0, 0, 1, 1), "Home", 0, 0, 1, 1);
+    dom_node *div = el(d, body, "div", 0, 0, 1, 1);
+    dom_node *p1 = el(d, div, "p", 0, 0, 1, 1);
+    dom_node *t1 = txt(d, p1, "one two three four five six seven eight nine ten "
+                              "eleven twelve thirteen fourteen fifteen sixteen seventeen "
+                              "eighteen nineteen twenty", 0, 0, 1, 1);
+    dom_node *p2 = el(d, div, "p", 0, 0, 1, 1);
+    dom_node *t2 = txt(d, p2, "a b c d e f g h i j k l", 0, 0, 1, 1);
+    dom_node *foot = el(d, body, "ul", 0, 0, 1, 1);
+    for (int i = 0; i < 3; i++)
+        link(d, el(d, foot, "li", 0, 0, 1, 1), "About", 0, 0, 1, 1);
+    dom_doc_finish(d);
+
+    extract_span s;
+    assert_int_equal(extract_bte(d, &s), 0);
+    assert_ptr_equal(s.first, t1);
+    assert_ptr_equal(s.last, t2);
+    /* 20 words, </p> <p> (2 tags), 12 words: 30. */
+    assert_int_equal(s.score, 30);
+    assert_ptr_equal(extract_span_holder(&s), div);
+    char *text = extract_span_text(&s);
+    assert_non_null(text);
+    assert_true(strncmp(text, "one two three", 13) == 0);
+    assert_non_null(strstr(text, "twenty\na b c"));
+    assert_null(strstr(text, "Home"));
+    free(text);
+    dom_doc_free(d);
+}
+
+/* Japanese counts a word per character, so a short Japanese paragraph
+ * outweighs a longer-looking run of tags; hidden text counts for nothing. */
+static void test_unspaced_script_and_hidden_text(void **state)
+{
+    (void)state;
+    dom_doc *d = dom_doc_new();
+    dom_node *body = page(d, 1000, 1000);
+    dom_node *hidden = el(d, body, "div", 0, 0, 0, 0);
+    hidden->hidden = DOM_HIDDEN_DISPLAY_NONE;
+    txt(d, hidden, "many many many many many many many many many many words hidden here", 0, 0, 1, 1);
+    dom_node *nav = el(d, body, "div", 0, 0, 1, 1);
+    for (int i = 0; i < 4; i++)
+        link(d, el(d, nav, "span", 0, 0, 1, 1), "x", 0, 0, 1, 1);
+    dom_node *p = el(d, body, "p", 0, 0, 1, 1);
+    dom_node *t = txt(d, p, "今日は晴れです", 0, 0, 1, 1); /* 7 characters, 7 words */
+    dom_doc_finish(d);
+    extract_span s;
+    assert_int_equal(extract_bte(d, &s), 0);
+    assert_ptr_equal(s.first, t);
+    assert_ptr_equal(s.last, t);
+    assert_int_equal(s.score, 7);
+    dom_doc_free(d);
+}
+
+static void test_no_words(void **state)
+{
+    (void)state;
+    dom_doc *d = dom_doc_new();
+    dom_node *body = page(d, 1000, 1000);
+    el(d, el(d, body, "div", 0, 0, 1, 1), "img", 0, 0, 1, 1);
+    txt(d, body, "   \n ", 0, 0, 1, 1);
+    dom_doc_finish(d);
+    extract_span s;
+    assert_int_equal(extract_bte(d, &s), 1);
+    assert_null(s.first);
+    char *text = extract_span_text(&s);
+    assert_string_equal(text, "");
+    free(text);
+    dom_doc_free(d);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_article_between_menus),
+        cmocka_unit_test(test_unspaced_script_and_hidden_text),
+        cmocka_unit_test(test_no_words),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
