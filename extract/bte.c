@@ -75,7 +75,7 @@ static int unspaced(hb_unicode_funcs_t *uf, unsigned cp)
 
 /* Words in a text: runs between white space, and each character of an
  * unspaced script. */
-static long count_words(const char *s, size_t n)
+long extract_count_words(const char *s, size_t n)
 {
     hb_unicode_funcs_t *uf = hb_unicode_funcs_get_default();
     long words = 0;
@@ -124,7 +124,7 @@ int extract_bte(const dom_doc *doc, extract_span *out)
         int descend = shown(n);
         if (descend) {
             if (n->kind == DOM_TEXT)
-                add(&r, count_words(n->text, n->text_len), n);
+                add(&r, extract_count_words(n->text, n->text_len), n);
             else
                 add(&r, -1, NULL);
         }

@@ -27,6 +27,10 @@ typedef struct extract_span {
  * of memory. */
 int extract_bte(const dom_doc *doc, extract_span *out);
 
+/* Words of a text as BTE counts them: runs between white space, and each
+ * character of a script written without spaces (Han, Kana, Thai ...). */
+long extract_count_words(const char *text, size_t len);
+
 /* The text of a span: the displayed text nodes from first to last, a line
  * break where the block around them changes, white space collapsed.
  * malloc'd; NULL when out of memory. */

@@ -48,7 +48,8 @@ const char *glance_strerror(glance_status status);
 
 /* Which extractor answers. */
 typedef enum glance_method {
-    GLANCE_METHOD_AUTO = 0, /* GCE; when GCE finds nothing, BTE (the default) */
+    GLANCE_METHOD_AUTO = 0, /* GCE; BTE when GCE finds nothing or far less text
+                               than BTE (auto_min_share); the default */
     GLANCE_METHOD_GCE = 1,  /* Grid, Centering, Expanding (paper 002) alone */
     GLANCE_METHOD_BTE = 2   /* Body Text Extraction (paper 001) alone */
 } glance_method;
@@ -59,6 +60,10 @@ int glance_method_from_name(const char *name, glance_method *out);
 
 typedef struct glance_options {
     glance_method method;        /* default GLANCE_METHOD_AUTO */
+    double auto_min_share;       /* auto: GCE's answer stands when it holds at least
+                                    this share of the words of BTE's; below it, GCE
+                                    took a part of the article (or a wrong block)
+                                    and BTE answers. Default 0.3; 0 never overrules */
     /* Layout */
     int window_w, window_h;      /* window size S_w; default 1920x1080 */
     const char *base_dir;        /* folder that relative stylesheet links resolve

@@ -198,6 +198,14 @@ char *result_build_json(const glance_result *res)
         json_object_object_add(css, "skipped", json_object_new_int(res->rstats.stylesheets_skipped));
         json_object_object_add(o, "stylesheets", css);
     }
+    if (res->auto_checked) {
+        json_object *a = json_object_new_object();
+        json_object_object_add(a, "gce_words", json_object_new_int64(res->auto_gce_words));
+        json_object_object_add(a, "bte_words", json_object_new_int64(res->auto_bte_words));
+        json_object_object_add(a, "min_share", json_object_new_double(res->params_auto_min_share));
+        json_object_object_add(a, "gce_overruled", json_object_new_boolean(res->auto_overruled));
+        json_object_object_add(o, "auto", a);
+    }
     if (res->bte_ran) {
         json_object *b = json_object_new_object();
         int found = res->bte.first != NULL;

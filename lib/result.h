@@ -23,6 +23,9 @@ struct glance_result {
     const dom_node *chosen; /* the element answered (GCE's node, or what holds BTE's span) */
     glance_method method;   /* what answered, when status is GLANCE_OK */
     int bte_ran;
+    int auto_checked, auto_overruled; /* auto: GCE's answer weighed against BTE's */
+    long auto_gce_words, auto_bte_words;
+    double params_auto_min_share;
     extract_span bte;
     char *text, *html;
     char *json;            /* built on first request */

@@ -296,6 +296,49 @@ static void auto_falls_back_to_bte(void **state)
     glance_result_free(res);
 }
 
+/* auto weighs GCE's answer against BTE's: on the news fixture GCE's story
+ * holds 339 words and BTE's stretch 416 (it takes the byline and share
+ * links too), so GCE stands at the default share (0.3) and is overruled
+ * when the share asks for more than 339/416. */
+static void auto_weighs_gce_against_bte(void **state)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/news.html", FIXTURES_DIR);
+    glance_options opt;
+    glance_options_default(&opt);
+    glance_result *res;
+    assert_int_equal(glance_extract_file(ctx, path, &opt, &res), GLANCE_OK);
+    assert_string_equal(glance_result_method(res), "gce");
+    json_object *o = json_tokener_parse(glance_result_json(res)), *a, *g, *b, *ov;
+    assert_true(json_object_object_get_ex(o, "auto", &a));
+    assert_true(json_object_object_get_ex(a, "gce_words", &g));
+    assert_true(json_object_object_get_ex(a, "bte_words", &b));
+    assert_true(json_object_object_get_ex(a, "gce_overruled", &ov));
+    assert_false(json_object_get_boolean(ov));
+    double share = (double)json_object_get_int64(g) / (double)json_object_get_int64(b);
+    assert_true(share > 0.3 && share < 1);
+    json_object_put(o);
+    glance_result_free(res);
+
+    opt.auto_min_share = share + 0.01;
+    assert_int_equal(glance_extract_file(ctx, path, &opt, &res), GLANCE_OK);
+    assert_string_equal(glance_result_method(res), "bte");
+    assert_non_null(strstr(glance_result_text(res), "The turbines under the old ferry pier"));
+    glance_result_free(res);
+
+    opt.auto_min_share = 0; /* never overrule: no BTE run at all */
+    assert_int_equal(glance_extract_file(ctx, path, &opt, &res), GLANCE_OK);
+    assert_string_equal(glance_result_method(res), "gce");
+    o = json_tokener_parse(glance_result_json(res));
+    assert_false(json_object_object_get_ex(o, "auto", &a) && a);
+    json_object_put(o);
+    glance_result_free(res);
+
+    opt.auto_min_share = 1.5;
+    assert_int_equal(glance_extract_file(ctx, path, &opt, &res), GLANCE_EOPTION);
+    glance_result_free(res);
+}
+
 static void method_names(void **state)
 {
     glance_method m;
@@ -349,6 +392,7 @@ int main(void)
         cmocka_unit_test(utf16_with_bom),
         cmocka_unit_test(declared_legacy_charsets),
         cmocka_unit_test(auto_falls_back_to_bte),
+        cmocka_unit_test(auto_weighs_gce_against_bte),
         cmocka_unit_test(method_names),
         cmocka_unit_test(bad_options),
         cmocka_unit_test(no_text_at_all),
