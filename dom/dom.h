@@ -141,6 +141,12 @@ char *dom_to_text(const dom_node *n, size_t *len);
  * style, forms or event handlers; other elements are unwrapped. */
 char *dom_to_html(const dom_node *n, size_t *len);
 
+/* The same, leaving out every subtree (below `n`) whose root `keep` turns
+ * down (returns 0): what a clean-up inside the chosen node uses. */
+typedef int (*dom_keep_fn)(const dom_node *n, void *ctx);
+char *dom_to_text_kept(const dom_node *n, dom_keep_fn keep, void *ctx, size_t *len);
+char *dom_to_html_kept(const dom_node *n, dom_keep_fn keep, void *ctx, size_t *len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -116,6 +116,9 @@ typedef struct text_state {
     buf b;
     int sep;        /* separator owed before the next text */
     int space;      /* a collapsible space is owed before the next text */
+    const dom_node *top;
+    dom_keep_fn keep;
+    void *keep_ctx;
 } text_state;
 
 static int ends_with_newlines(const buf *b)
@@ -202,7 +205,7 @@ static int element_sep(const dom_node *n)
 static int text_enter(void *ctx, const dom_node *n)
 {
     text_state *t = ctx;
-    if (skipped(n))
+    if (skipped(n) || (t->keep && n != t->top && !t->keep(n, t->keep_ctx)))
         return 0;
     if (n->kind == DOM_TEXT) {
         text_emit(t, n->text, n->text_len, n->preformatted);
@@ -229,7 +232,12 @@ static void text_leave(void *ctx, const dom_node *n)
 
 char *dom_to_text(const dom_node *top, size_t *len)
 {
-    text_state t = {{0}, SEP_NONE, 0};
+    return dom_to_text_kept(top, NULL, NULL, len);
+}
+
+char *dom_to_text_kept(const dom_node *top, dom_keep_fn keep, void *keep_ctx, size_t *len)
+{
+    text_state t = {{0}, SEP_NONE, 0, top, keep, keep_ctx};
     walker w = {text_enter, text_leave, &t};
     if (top)
         walk(top, &w);
@@ -299,10 +307,18 @@ static const char *html_tag(const dom_node *n)
     return n->display == DOM_DISPLAY_BLOCK ? "div" : NULL;
 }
 
+typedef struct html_state {
+    buf b;
+    const dom_node *top;
+    dom_keep_fn keep;
+    void *keep_ctx;
+} html_state;
+
 static int html_enter(void *ctx, const dom_node *n)
 {
-    buf *b = ctx;
-    if (skipped(n))
+    html_state *h = ctx;
+    buf *b = &h->b;
+    if (skipped(n) || (h->keep && n != h->top && !h->keep(n, h->keep_ctx)))
         return 0;
     if (n->kind == DOM_TEXT) {
         html_escape(b, n->text, n->text_len, 0);
@@ -335,7 +351,7 @@ static int html_enter(void *ctx, const dom_node *n)
 
 static void html_leave(void *ctx, const dom_node *n)
 {
-    buf *b = ctx;
+    buf *b = &((html_state *)ctx)->b;
     if (n->kind != DOM_ELEMENT)
         return;
     const char *tag = html_tag(n);
@@ -348,9 +364,14 @@ static void html_leave(void *ctx, const dom_node *n)
 
 char *dom_to_html(const dom_node *top, size_t *len)
 {
-    buf b = {0};
-    walker w = {html_enter, html_leave, &b};
+    return dom_to_html_kept(top, NULL, NULL, len);
+}
+
+char *dom_to_html_kept(const dom_node *top, dom_keep_fn keep, void *keep_ctx, size_t *len)
+{
+    html_state h = {{0}, top, keep, keep_ctx};
+    walker w = {html_enter, html_leave, &h};
     if (top)
         walk(top, &w);
-    return buf_finish(&b, len);
+    return buf_finish(&h.b, len);
 }

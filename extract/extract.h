@@ -36,6 +36,19 @@ long extract_count_words(const char *text, size_t len);
  * malloc'd; NULL when out of memory. */
 char *extract_span_text(const extract_span *span);
 
+/* The clean-up inside the chosen node. A cleaner is made once per page;
+ * extract_cleaner_keep is a dom_keep_fn (dom_to_text_kept) that turns down
+ * <nav>, <aside>, <footer>, forms and their controls, and any block whose
+ * text is more than `max_link_share` link text. NULL when out of memory. */
+typedef struct extract_cleaner extract_cleaner;
+extract_cleaner *extract_cleaner_new(const dom_doc *doc, double max_link_share);
+void extract_cleaner_free(extract_cleaner *c);
+int extract_cleaner_keep(const dom_node *n, void *cleaner);
+
+/* The text of a span without what `keep` turns down below the span's
+ * holder (NULL: everything). */
+char *extract_span_text_kept(const extract_span *span, dom_keep_fn keep, void *ctx);
+
 /* The element that holds the whole span (the nearest common ancestor). */
 const dom_node *extract_span_holder(const extract_span *span);
 

@@ -58,6 +58,22 @@ static int is_ws(char c)
 
 char *extract_span_text(const extract_span *span)
 {
+    return extract_span_text_kept(span, NULL, NULL);
+}
+
+/* Kept: neither the node nor an ancestor below `top` turned down. */
+static int kept(const dom_node *n, const dom_node *top, dom_keep_fn keep, void *ctx)
+{
+    if (!keep)
+        return 1;
+    for (; n && n != top; n = n->parent)
+        if (!keep(n, ctx))
+            return 0;
+    return 1;
+}
+
+char *extract_span_text_kept(const extract_span *span, dom_keep_fn keep, void *ctx)
+{
     buf b = {0};
     put(&b, "", 0);
     if (!span->first || !span->last)
@@ -65,9 +81,9 @@ char *extract_span_text(const extract_span *span)
     const dom_node *root = span->first;
     while (root->parent)
         root = root->parent;
-    const dom_node *prev_block = NULL;
+    const dom_node *prev_block = NULL, *holder = extract_span_holder(span);
     for (const dom_node *n = span->first; n; n = dom_next(n, root)) {
-        if (n->kind == DOM_TEXT && shown(n)) {
+        if (n->kind == DOM_TEXT && shown(n) && kept(n, holder, keep, ctx)) {
             const dom_node *blk = block_of(n);
             if (b.len > 0 && blk != prev_block) {
                 while (b.len > 0 && b.s[b.len - 1] == ' ')

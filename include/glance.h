@@ -83,6 +83,11 @@ typedef struct glance_options {
     double link_text_page_share; /* an element covering this share of the page never
                                     makes its text link text (gce.h); default 0.9,
                                     above 1 for the paper's literal reading */
+    /* Clean-up inside the chosen node (both extractors) */
+    int cleanup;                 /* 1: leave out <nav>, <aside>, <footer>, forms and
+                                    blocks that are mostly link text; default 1 */
+    double cleanup_link_share;   /* "mostly": link text over this share of a block's
+                                    text; default 0.5 */
     /* Limits */
     size_t max_input_bytes;      /* default 64 MiB */
     int max_depth;               /* element nesting; default 512 */

@@ -69,6 +69,8 @@ void glance_options_default(glance_options *o)
      * of BTE's words, GCE's shingle F1 averaged 0.10 and BTE's 0.78 (27
      * pages); from 0.3 up, GCE was as good or better. */
     o->auto_min_share = 0.3;
+    o->cleanup = 1;
+    o->cleanup_link_share = 0.5;
     gce_params p;
     gce_params_default(&p);
     o->window_w = p.window_w;
@@ -123,6 +125,10 @@ static int options_valid(const glance_options *o, char *why, size_t cap)
         snprintf(why, cap, "method %d: not a glance_method", (int)o->method);
     else if (!isfinite(o->auto_min_share) || o->auto_min_share < 0 || o->auto_min_share > 1)
         snprintf(why, cap, "auto_min_share %g: must be 0 to 1", o->auto_min_share);
+    else if (!isfinite(o->cleanup_link_share) || o->cleanup_link_share <= 0 ||
+             o->cleanup_link_share > 1)
+        snprintf(why, cap, "cleanup_link_share %g: must be above 0 and at most 1",
+                 o->cleanup_link_share);
     else if (o->window_w < 100 || o->window_h < 100 || o->window_w > 16384 || o->window_h > 16384)
         snprintf(why, cap, "window %dx%d: width and height must be 100 to 16384", o->window_w, o->window_h);
     else if (o->grid_rows < 1 || o->grid_cols < 1 || o->grid_rows > 1000 || o->grid_cols > 1000)
@@ -274,8 +280,29 @@ static char *paragraphs_html(const char *text)
     return o;
 }
 
+/* The clean-up's keep function and its tables, made once per page; NULL
+ * (keep everything) when the clean-up is off. -1 when out of memory. */
+static int cleaner_for(glance_result *res, const glance_options *opts, extract_cleaner **out)
+{
+    *out = NULL;
+    if (!opts->cleanup)
+        return 0;
+    if (res->cleaner && res->cleaner_share != opts->cleanup_link_share) {
+        extract_cleaner_free(res->cleaner);
+        res->cleaner = NULL;
+    }
+    if (!res->cleaner) {
+        res->cleaner = extract_cleaner_new(res->dom, opts->cleanup_link_share);
+        if (!res->cleaner)
+            return -1;
+        res->cleaner_share = opts->cleanup_link_share;
+    }
+    *out = res->cleaner;
+    return 0;
+}
+
 /* BTE over the laid-out page (the fallback of "auto"); the status. */
-static glance_status run_bte(glance_result *res)
+static glance_status run_bte(glance_result *res, const glance_options *opts)
 {
     double tb = now_ms();
     int b = extract_bte(res->dom, &res->bte);
@@ -285,7 +312,10 @@ static glance_status run_bte(glance_result *res)
         return GLANCE_ENOMEM;
     if (b > 0)
         return GLANCE_ENOCONTENT;
-    res->text = extract_span_text(&res->bte);
+    extract_cleaner *cl;
+    if (cleaner_for(res, opts, &cl))
+        return GLANCE_ENOMEM;
+    res->text = extract_span_text_kept(&res->bte, cl ? extract_cleaner_keep : NULL, cl);
     if (!res->text)
         return GLANCE_ENOMEM;
     if (res->text[0] == '\0')
@@ -310,7 +340,11 @@ static glance_status run_extract(glance_result *res, const glance_options *opts)
             double tb = now_ms();
             extract_span span;
             int b = extract_bte(res->dom, &span);
-            char *btext = b == 0 ? extract_span_text(&span) : NULL;
+            extract_cleaner *cl;
+            if (cleaner_for(res, opts, &cl))
+                return GLANCE_ENOMEM;
+            char *btext = b == 0 ? extract_span_text_kept(&span, cl ? extract_cleaner_keep : NULL, cl)
+                                 : NULL;
             res->timings.gce_ms += now_ms() - tb;
             if (b < 0 || (b == 0 && !btext))
                 return GLANCE_ENOMEM;
@@ -333,7 +367,7 @@ static glance_status run_extract(glance_result *res, const glance_options *opts)
         res->xpath = NULL;
         res->chosen = NULL;
     }
-    glance_status b = run_bte(res);
+    glance_status b = run_bte(res, opts);
     if (b == GLANCE_ENOCONTENT) {
         char why[512];
         snprintf(why, sizeof why, "%s%s%s", res->message ? res->message : glance_strerror(b),
@@ -367,8 +401,12 @@ static glance_status run_gce(glance_result *res, const glance_options *opts)
     res->chosen = chosen;
     res->method = GLANCE_METHOD_GCE;
     res->xpath = dom_node_xpath(res->dom, chosen);
-    res->text = dom_to_text(chosen, NULL);
-    res->html = dom_to_html(chosen, NULL);
+    extract_cleaner *cl;
+    if (cleaner_for(res, opts, &cl))
+        return GLANCE_ENOMEM;
+    dom_keep_fn keep = cl ? extract_cleaner_keep : NULL;
+    res->text = dom_to_text_kept(chosen, keep, cl, NULL);
+    res->html = dom_to_html_kept(chosen, keep, cl, NULL);
     if (!res->xpath || !res->text || !res->html)
         return GLANCE_ENOMEM;
     if (res->text[0] == '\0') {

@@ -24,6 +24,7 @@ void glance_result_free(glance_result *res)
         return;
     if (res->gce_ran)
         gce_result_free(&res->gce);
+    extract_cleaner_free(res->cleaner);
     render_doc_free(res->rdoc);
     free(res->message);
     free(res->title);

@@ -26,6 +26,8 @@ struct glance_result {
     int auto_checked, auto_overruled; /* auto: GCE's answer weighed against BTE's */
     long auto_gce_words, auto_bte_words;
     double params_auto_min_share;
+    extract_cleaner *cleaner; /* the clean-up's tables for this page; NULL when off */
+    double cleaner_share;
     extract_span bte;
     char *text, *html;
     char *json;            /* built on first request */

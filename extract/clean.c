@@ -1,0 +1,90 @@
+/* extract/: the clean-up inside the chosen node (DESIGN.md: drop what a
+ * reader-mode user does not want). Decided on the laid-out tree, not on
+ * English words: a block whose text is mostly link text (menus, tag lists,
+ * "related" lists, share rows), navigation and complementary sections
+ * (<nav>, <aside>, <footer> by their HTML meaning), and form controls. Hidden
+ * nodes are already left out by every serialiser. */
+#include "extract/extract.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct extract_cleaner {
+    double max_link_share;
+    size_t count;
+    size_t *text, *link; /* visible non-space bytes of text under each node, and of link text */
+};
+
+static size_t solid_bytes(const char *s, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += !(s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r' || s[i] == '\f');
+    return k;
+}
+
+extract_cleaner *extract_cleaner_new(const dom_doc *doc, double max_link_share)
+{
+    extract_cleaner *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->max_link_share = max_link_share;
+    c->count = dom_doc_count(doc);
+    size_t n = c->count ? c->count : 1;
+    c->text = calloc(n, sizeof *c->text);
+    c->link = calloc(n, sizeof *c->link);
+    const dom_node **order = calloc(n, sizeof *order);
+    if (!c->text || !c->link || !order) {
+        free(order);
+        extract_cleaner_free(c);
+        return NULL;
+    }
+    const dom_node *root = dom_doc_root(doc);
+    for (const dom_node *x = root; x; x = dom_next(x, root))
+        if (x->index < c->count)
+            order[x->index] = x;
+    /* Bottom up: children come after their parent in pre-order. */
+    for (size_t i = c->count; i-- > 0;) {
+        const dom_node *x = order[i];
+        if (!x)
+            continue;
+        if (x->kind == DOM_TEXT && !x->hidden) {
+            size_t k = solid_bytes(x->text, x->text_len);
+            c->text[i] += k;
+            if (x->in_link)
+                c->link[i] += k;
+        }
+        if (x->parent && x != root && !(x->hidden & DOM_HIDDEN_DISPLAY_NONE)) {
+            c->text[x->parent->index] += c->text[i];
+            c->link[x->parent->index] += c->link[i];
+        }
+    }
+    free(order);
+    return c;
+}
+
+void extract_cleaner_free(extract_cleaner *c)
+{
+    if (!c)
+        return;
+    free(c->text);
+    free(c->link);
+    free(c);
+}
+
+int extract_cleaner_keep(const dom_node *n, void *ctx)
+{
+    const extract_cleaner *c = ctx;
+    if (n->kind != DOM_ELEMENT || n->index >= c->count)
+        return 1;
+    static const char *const dropped[] = {"nav", "aside", "footer", "form", "button", "select",
+                                          "textarea", "input", "label", NULL};
+    for (const char *const *t = dropped; *t; t++)
+        if (strcmp(n->tag, *t) == 0)
+            return 0;
+    size_t text = c->text[n->index], link = c->link[n->index];
+    if (n->display == DOM_DISPLAY_BLOCK && text > 0 &&
+        (double)link > c->max_link_share * (double)text)
+        return 0;
+    return 1;
+}
