@@ -4,6 +4,7 @@
  * "related" lists, share rows), navigation and complementary sections
  * (<nav>, <aside>, <footer> by their HTML meaning), and form controls. Hidden
  * nodes are already left out by every serialiser. */
+#define _GNU_SOURCE /* strcasestr */
 #include "extract/extract.h"
 
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 
 struct extract_cleaner {
     double max_link_share;
+    char *title; /* the page's <title>, white space collapsed; NULL: no title rule */
     size_t count;
     size_t *text, *link; /* visible non-space bytes of text under each node, and of link text */
 };
@@ -23,12 +25,17 @@ static size_t solid_bytes(const char *s, size_t n)
     return k;
 }
 
-extract_cleaner *extract_cleaner_new(const dom_doc *doc, double max_link_share)
+extract_cleaner *extract_cleaner_new(const dom_doc *doc, double max_link_share,
+                                     const char *title)
 {
     extract_cleaner *c = calloc(1, sizeof *c);
     if (!c)
         return NULL;
     c->max_link_share = max_link_share;
+    if (title && strlen(title) >= 10 && !(c->title = strdup(title))) {
+        free(c);
+        return NULL;
+    }
     c->count = dom_doc_count(doc);
     size_t n = c->count ? c->count : 1;
     c->text = calloc(n, sizeof *c->text);
@@ -69,6 +76,7 @@ void extract_cleaner_free(extract_cleaner *c)
         return;
     free(c->text);
     free(c->link);
+    free(c->title);
     free(c);
 }
 
@@ -82,6 +90,16 @@ int extract_cleaner_keep(const dom_node *n, void *ctx)
     for (const char *const *t = dropped; *t; t++)
         if (strcmp(n->tag, *t) == 0)
             return 0;
+    /* The headline: a heading whose text is in the page's <title> (which
+     * the result reports as its title) is not repeated in the text. */
+    if (c->title && (!strcmp(n->tag, "h1") || !strcmp(n->tag, "h2") || !strcmp(n->tag, "h3")) &&
+        c->text[n->index] >= 8) {
+        char *h = dom_to_text(n, NULL);
+        int in_title = h && strlen(h) >= 8 && strcasestr(c->title, h) != NULL;
+        free(h);
+        if (in_title)
+            return 0;
+    }
     size_t text = c->text[n->index], link = c->link[n->index];
     if (n->display == DOM_DISPLAY_BLOCK && text > 0 &&
         (double)link > c->max_link_share * (double)text)

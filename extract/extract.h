@@ -38,10 +38,13 @@ char *extract_span_text(const extract_span *span);
 
 /* The clean-up inside the chosen node. A cleaner is made once per page;
  * extract_cleaner_keep is a dom_keep_fn (dom_to_text_kept) that turns down
- * <nav>, <aside>, <footer>, forms and their controls, and any block whose
- * text is more than `max_link_share` link text. NULL when out of memory. */
+ * <nav>, <aside>, <footer>, forms and their controls, any block whose text
+ * is more than `max_link_share` link text, and a heading (h1-h3) whose text
+ * is part of `title` (the page's <title>; NULL or under 10 bytes: no such
+ * rule). NULL when out of memory. */
 typedef struct extract_cleaner extract_cleaner;
-extract_cleaner *extract_cleaner_new(const dom_doc *doc, double max_link_share);
+extract_cleaner *extract_cleaner_new(const dom_doc *doc, double max_link_share,
+                                     const char *title);
 void extract_cleaner_free(extract_cleaner *c);
 int extract_cleaner_keep(const dom_node *n, void *cleaner);
 

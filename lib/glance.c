@@ -292,7 +292,7 @@ static int cleaner_for(glance_result *res, const glance_options *opts, extract_c
         res->cleaner = NULL;
     }
     if (!res->cleaner) {
-        res->cleaner = extract_cleaner_new(res->dom, opts->cleanup_link_share);
+        res->cleaner = extract_cleaner_new(res->dom, opts->cleanup_link_share, res->title);
         if (!res->cleaner)
             return -1;
         res->cleaner_share = opts->cleanup_link_share;

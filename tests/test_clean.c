@@ -14,7 +14,7 @@
 
 static char *cleaned(dom_doc *d, const dom_node *top, double share)
 {
-    extract_cleaner *c = extract_cleaner_new(d, share);
+    extract_cleaner *c = extract_cleaner_new(d, share, NULL);
     assert_non_null(c);
     char *t = dom_to_text_kept(top, extract_cleaner_keep, c, NULL);
     assert_non_null(t);
@@ -91,11 +91,40 @@ static void test_top_is_kept(void **state)
     dom_doc_free(d);
 }
 
+/* The headline is the page's title, reported apart: a heading whose text
+ * is part of <title> leaves the text; other headings stay. */
+static void test_headline_in_title(void **state)
+{
+    (void)state;
+    dom_doc *d = dom_doc_new();
+    dom_node *body = page(d, 1000, 1000);
+    dom_node *art = el(d, body, "article", 0, 0, 1, 1);
+    txt(d, el(d, art, "h1", 0, 0, 1, 1), "Harbour opens tidal station", 0, 0, 1, 1);
+    txt(d, el(d, art, "p", 0, 0, 1, 1), "The turbines turned.", 0, 0, 1, 1);
+    txt(d, el(d, art, "h2", 0, 0, 1, 1), "What comes next", 0, 0, 1, 1);
+    txt(d, el(d, art, "p", 0, 0, 1, 1), "Two more harbours.", 0, 0, 1, 1);
+    dom_doc_finish(d);
+    extract_cleaner *c = extract_cleaner_new(d, 0.5, "Harbour opens tidal station | The Ledger");
+    assert_non_null(c);
+    char *t = dom_to_text_kept(art, extract_cleaner_keep, c, NULL);
+    assert_string_equal(t, "The turbines turned.\n\nWhat comes next\n\nTwo more harbours.");
+    free(t);
+    extract_cleaner_free(c);
+    /* No title, or one too short to tell: the headline stays. */
+    c = extract_cleaner_new(d, 0.5, "Ledger");
+    t = dom_to_text_kept(art, extract_cleaner_keep, c, NULL);
+    assert_true(strncmp(t, "Harbour opens tidal station", 27) == 0);
+    free(t);
+    extract_cleaner_free(c);
+    dom_doc_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_each_removed_kind),
         cmocka_unit_test(test_top_is_kept),
+        cmocka_unit_test(test_headline_in_title),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
