@@ -26,7 +26,8 @@ static void usage_extract(FILE *f)
           "  --beta B           link node area density threshold (default 0.5)\n"
           "  --dw D             width jump factor of the expansion (default 1.7)\n"
           "  --diff child|parent  node the width-jump rule takes (default child)\n"
-          "  --format F         text, html or json (default text)\n"
+          "  --format F         text (the page title, an empty line, the text), html\n"
+          "                     (the content only) or json (default text)\n"
           "  --base DIR         folder for relative stylesheet links (default: the file's)\n"
           "  --max-depth N      refuse pages nested deeper (default 512)\n"
           "  -h, --help         this help\n"
@@ -167,8 +168,16 @@ static int cmd_extract(int argc, char **argv)
         if (j)
             printf("%s\n", j);
     } else if (st == GLANCE_OK) {
-        const char *out = strcmp(format, "html") == 0 ? glance_result_html(res) : glance_result_text(res);
-        printf("%s\n", out);
+        if (strcmp(format, "html") == 0) {
+            printf("%s\n", glance_result_html(res));
+        } else {
+            /* A reader wants the headline: the title first, then the text
+             * (which leaves the headline out when the title holds it). */
+            const char *title = glance_result_title(res);
+            if (title[0])
+                printf("%s\n\n", title);
+            printf("%s\n", glance_result_text(res));
+        }
     }
     if (st != GLANCE_OK)
         fprintf(stderr, "glance: %s%s%s\n", strcmp(path, "-") ? path : "stdin", ": ",
