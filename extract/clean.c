@@ -10,6 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Text outside links (non-space bytes) a link-dense block may hold and
+ * still be dropped: a few lines of labels and separators, not paragraphs. */
+#define MAX_OTHER_TEXT 400
+
 struct extract_cleaner {
     double max_link_share;
     char *title; /* the page's <title>, white space collapsed; NULL: no title rule */
@@ -101,8 +105,10 @@ int extract_cleaner_keep(const dom_node *n, void *ctx)
             return 0;
     }
     size_t text = c->text[n->index], link = c->link[n->index];
+    /* Mostly links, and little else: a wrapper that holds the article beside
+     * big menus is link-heavy too, but its own words are the article. */
     if (n->display == DOM_DISPLAY_BLOCK && text > 0 &&
-        (double)link > c->max_link_share * (double)text)
+        (double)link > c->max_link_share * (double)text && text - link < MAX_OTHER_TEXT)
         return 0;
     return 1;
 }

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -119,12 +120,40 @@ static void test_headline_in_title(void **state)
     dom_doc_free(d);
 }
 
+/* A wrapper holding the article beside a bigger menu is link-heavy too,
+ * but it is not dropped: its own words are the article (over 400 bytes of
+ * text outside links). The menu inside it still goes. */
+static void test_wrapper_with_article_kept(void **state)
+{
+    (void)state;
+    dom_doc *d = dom_doc_new();
+    dom_node *body = page(d, 1000, 1000);
+    dom_node *wrap = el(d, body, "div", 0, 0, 1, 1);
+    dom_node *menu = el(d, wrap, "ul", 0, 0, 1, 1);
+    char item[64];
+    for (int i = 0; i < 60; i++) {
+        snprintf(item, sizeof item, "Section number %d of the site", i);
+        link(d, el(d, menu, "li", 0, 0, 1, 1), item, 0, 0, 1, 1);
+    }
+    dom_node *story = el(d, wrap, "div", 0, 0, 1, 1);
+    for (int i = 0; i < 8; i++)
+        txt(d, el(d, story, "p", 0, 0, 1, 1),
+            "A paragraph of the story, long enough to be a paragraph of a story.", 0, 0, 1, 1);
+    dom_doc_finish(d);
+    char *t = cleaned(d, body, 0.5);
+    assert_non_null(strstr(t, "A paragraph of the story"));
+    assert_null(strstr(t, "Section number"));
+    free(t);
+    dom_doc_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_each_removed_kind),
         cmocka_unit_test(test_top_is_kept),
         cmocka_unit_test(test_headline_in_title),
+        cmocka_unit_test(test_wrapper_with_article_kept),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
