@@ -229,14 +229,45 @@ int dom_node_visible(const dom_node *n)
 
 dom_node *dom_next(const dom_node *n, const dom_node *top)
 {
-    if (n->first_child)
-        return n->first_child;
+    return n->first_child ? n->first_child : dom_next_after(n, top);
+}
+
+dom_node *dom_next_after(const dom_node *n, const dom_node *top)
+{
     while (n && n != top) {
         if (n->next)
             return n->next;
         n = n->parent;
     }
     return NULL;
+}
+
+int dom_node_left_out(const dom_node *n)
+{
+    if (n->kind == DOM_TEXT)
+        return n->hidden != 0;
+    return (n->hidden & (DOM_HIDDEN_DISPLAY_NONE | DOM_HIDDEN_OFF_PAGE)) != 0;
+}
+
+void dom_walk(const dom_node *top, dom_enter_fn enter, dom_leave_fn leave, void *ctx)
+{
+    const dom_node *n = top;
+    while (n) {
+        if (enter(ctx, n)) {
+            if (n->first_child) {
+                n = n->first_child;
+                continue;
+            }
+            leave(ctx, n);
+        }
+        while (n != top && !n->next) {
+            n = n->parent;
+            leave(ctx, n);
+        }
+        if (n == top)
+            break;
+        n = n->next;
+    }
 }
 
 int dom_is_ancestor(const dom_node *ancestor, const dom_node *n)

@@ -118,6 +118,18 @@ int dom_is_tag(const dom_node *n, const char *tag);
 int dom_node_visible(const dom_node *n);
 /* Next node in pre-order within the subtree of `top` (NULL when done). */
 dom_node *dom_next(const dom_node *n, const dom_node *top);
+/* The same, stepping over the subtree of `n` (NULL when done). */
+dom_node *dom_next_after(const dom_node *n, const dom_node *top);
+/* Pre-order walk of `top`, without recursion, with a call on the way into
+ * each node and one on the way out; `enter` returns 0 to step over the
+ * node's subtree (and then `leave` is not called for it). */
+typedef int (*dom_enter_fn)(void *ctx, const dom_node *n);
+typedef void (*dom_leave_fn)(void *ctx, const dom_node *n);
+void dom_walk(const dom_node *top, dom_enter_fn enter, dom_leave_fn leave, void *ctx);
+/* What serialisation and the extractors leave out: an element whose subtree
+ * shows nothing (display:none or entirely off the page), or a text node
+ * with any hidden bit. */
+int dom_node_left_out(const dom_node *n);
 int dom_is_ancestor(const dom_node *ancestor, const dom_node *n); /* proper or equal */
 double dom_box_area(dom_box b);
 int dom_box_intersects(dom_box a, dom_box b);

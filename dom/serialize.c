@@ -58,43 +58,6 @@ static char *buf_finish(buf *b, size_t *len)
     return b->s;
 }
 
-/* An element whose subtree is left out, or a text node left out. */
-static int skipped(const dom_node *n)
-{
-    if (n->kind == DOM_TEXT)
-        return n->hidden != 0;
-    return (n->hidden & (DOM_HIDDEN_DISPLAY_NONE | DOM_HIDDEN_OFF_PAGE)) != 0;
-}
-
-/* Pre-order walk of `top` with a call on the way in and one on the way out.
- * `enter` returns 0 to step over the node (then `leave` is not called). */
-typedef struct walker {
-    int (*enter)(void *ctx, const dom_node *n);
-    void (*leave)(void *ctx, const dom_node *n);
-    void *ctx;
-} walker;
-
-static void walk(const dom_node *top, const walker *w)
-{
-    const dom_node *n = top;
-    while (n) {
-        if (w->enter(w->ctx, n)) {
-            if (n->first_child) {
-                n = n->first_child;
-                continue;
-            }
-            w->leave(w->ctx, n);
-        }
-        while (n != top && !n->next) {
-            n = n->parent;
-            w->leave(w->ctx, n);
-        }
-        if (n == top)
-            break;
-        n = n->next;
-    }
-}
-
 static int tag_in(const char *tag, const char *const *list)
 {
     for (; tag && *list; list++)
@@ -205,7 +168,7 @@ static int element_sep(const dom_node *n)
 static int text_enter(void *ctx, const dom_node *n)
 {
     text_state *t = ctx;
-    if (skipped(n) || (t->keep && n != t->top && !t->keep(n, t->keep_ctx)))
+    if (dom_node_left_out(n) || (t->keep && n != t->top && !t->keep(n, t->keep_ctx)))
         return 0;
     if (n->kind == DOM_TEXT) {
         text_emit(t, n->text, n->text_len, n->preformatted);
@@ -238,9 +201,8 @@ char *dom_to_text(const dom_node *top, size_t *len)
 char *dom_to_text_kept(const dom_node *top, dom_keep_fn keep, void *keep_ctx, size_t *len)
 {
     text_state t = {{0}, SEP_NONE, 0, top, keep, keep_ctx};
-    walker w = {text_enter, text_leave, &t};
     if (top)
-        walk(top, &w);
+        dom_walk(top, text_enter, text_leave, &t);
     trim_trailing_blanks(&t.b);
     while (t.b.len > 0 && t.b.s[t.b.len - 1] == '\n')
         t.b.s[--t.b.len] = '\0';
@@ -318,7 +280,7 @@ static int html_enter(void *ctx, const dom_node *n)
 {
     html_state *h = ctx;
     buf *b = &h->b;
-    if (skipped(n) || (h->keep && n != h->top && !h->keep(n, h->keep_ctx)))
+    if (dom_node_left_out(n) || (h->keep && n != h->top && !h->keep(n, h->keep_ctx)))
         return 0;
     if (n->kind == DOM_TEXT) {
         html_escape(b, n->text, n->text_len, 0);
@@ -370,8 +332,7 @@ char *dom_to_html(const dom_node *top, size_t *len)
 char *dom_to_html_kept(const dom_node *top, dom_keep_fn keep, void *keep_ctx, size_t *len)
 {
     html_state h = {{0}, top, keep, keep_ctx};
-    walker w = {html_enter, html_leave, &h};
     if (top)
-        walk(top, &w);
+        dom_walk(top, html_enter, html_leave, &h);
     return buf_finish(&h.b, len);
 }

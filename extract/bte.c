@@ -105,10 +105,21 @@ long extract_count_words(const char *s, size_t n)
     return words;
 }
 
-static int shown(const dom_node *n)
+static int bte_enter(void *ctx, const dom_node *n)
 {
-    return !(n->hidden & (DOM_HIDDEN_DISPLAY_NONE | DOM_HIDDEN_OFF_PAGE)) &&
-           !(n->kind == DOM_TEXT && n->hidden);
+    if (dom_node_left_out(n))
+        return 0;
+    if (n->kind == DOM_TEXT)
+        add(ctx, extract_count_words(n->text, n->text_len), n);
+    else
+        add(ctx, -1, NULL);
+    return 1;
+}
+
+static void bte_leave(void *ctx, const dom_node *n)
+{
+    if (n->kind == DOM_ELEMENT)
+        add(ctx, -1, NULL);
 }
 
 int extract_bte(const dom_doc *doc, extract_span *out)
@@ -118,28 +129,8 @@ int extract_bte(const dom_doc *doc, extract_span *out)
     if (!top)
         return 1;
     runs r = {0};
-    /* Pre-order with a tag token on the way in and on the way out. */
-    const dom_node *n = top;
-    while (n && !r.failed) {
-        int descend = shown(n);
-        if (descend) {
-            if (n->kind == DOM_TEXT)
-                add(&r, extract_count_words(n->text, n->text_len), n);
-            else
-                add(&r, -1, NULL);
-        }
-        if (descend && n->kind == DOM_ELEMENT && n->first_child) {
-            n = n->first_child;
-            continue;
-        }
-        if (descend && n->kind == DOM_ELEMENT)
-            add(&r, -1, NULL);
-        while (n != top && !n->next) {
-            n = n->parent;
-            add(&r, -1, NULL);
-        }
-        n = n == top ? NULL : n->next;
-    }
+    /* A tag token on the way into an element and one on the way out. */
+    dom_walk(top, bte_enter, bte_leave, &r);
     if (r.failed) {
         free(r.v);
         return -1;

@@ -48,21 +48,13 @@ static int is_anchor(const dom_node *n)
  * look link-dense and text-dense beyond 1. Areas in GCE (A(e) in D_l and
  * D_t) and the "lower than h0/2" test use this extent. Subtrees that are
  * display:none or off the page show nothing. */
-static int shows_nothing(const dom_node *n)
-{
-    return (n->hidden & (DOM_HIDDEN_DISPLAY_NONE | DOM_HIDDEN_OFF_PAGE)) != 0;
-}
-
 static dom_box subtree_extent(const dom_node *e)
 {
     dom_box ext = e->box;
     const dom_node *n = e;
     while (n) {
-        if (n != e && shows_nothing(n)) {
-            /* step over the subtree */
-            while (n && n != e && !n->next)
-                n = n->parent;
-            n = (n && n != e) ? n->next : NULL;
+        if (n != e && dom_node_left_out(n)) {
+            n = dom_next_after(n, e);
             continue;
         }
         if (n != e && !n->hidden)
@@ -117,15 +109,7 @@ double gce_link_area_density(const dom_node *e, int *n_links)
                 links += dom_box_area(n->box);
                 count++;
             }
-            const dom_node *m = n;
-            n = NULL;
-            while (m && m != e) {
-                if (m->next) {
-                    n = m->next;
-                    break;
-                }
-                m = m->parent;
-            }
+            n = dom_next_after(n, e);
             continue;
         }
         n = dom_next(n, e);
@@ -215,7 +199,7 @@ static int gce_doc_init(gce_doc *g, const dom_doc *doc)
         if (x && x->parent && x != root) {
             g->link_area[x->parent->index] += g->link_area[i];
             g->links[x->parent->index] += g->links[i];
-            if (!shows_nothing(x)) {
+            if (!dom_node_left_out(x)) {
                 dom_box shown = dom_box_union(x->hidden ? (dom_box){0, 0, 0, 0} : x->box,
                                               g->desc[i]);
                 g->desc[x->parent->index] = dom_box_union(g->desc[x->parent->index], shown);

@@ -51,6 +51,10 @@ static void test_finish_numbers_in_preorder(void **state)
     assert_ptr_equal(dom_next(a, a), a1);
     assert_null(dom_next(a1, a));
     assert_ptr_equal(dom_next(a1, body), b);
+    /* dom_next_after steps over a subtree, and stays inside `top`. */
+    assert_ptr_equal(dom_next_after(a, body), b);
+    assert_null(dom_next_after(a1, a));
+    assert_null(dom_next_after(b, body));
     assert_true(dom_is_ancestor(body, a1));
     assert_false(dom_is_ancestor(a1, body));
     dom_doc_free(d);
