@@ -1,5 +1,6 @@
 /* render/: dropping the CSS rules a page cannot use (cssfilter.h). */
 #include "render/cssfilter.h"
+#include "render/htmlscan.h"
 
 #include <ctype.h>
 #include <stdint.h>
@@ -117,15 +118,6 @@ static int is_space(char c)
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
 }
 
-/* Case-insensitive search for "</name" from p; the position or end. */
-static const char *find_end_tag(const char *p, const char *end, const char *name, size_t n)
-{
-    for (; p + 2 + n <= end; p++)
-        if (p[0] == '<' && p[1] == '/' && eq_lower(p + 2, name, n))
-            return p;
-    return end;
-}
-
 /* What a page holds that litehtml needs little of. */
 enum region { REGION_STYLE, REGION_SCRIPT, REGION_COMMENT };
 
@@ -150,17 +142,10 @@ static void scan_html(const char *html, size_t len, const scan_cb *cb)
             break;
         p = lt + 1;
         if (p < end && *p == '!') {
-            if (end - p >= 3 && p[1] == '-' && p[2] == '-') {
-                const char *c = p + 3;
-                while (c + 2 < end && !(c[0] == '-' && c[1] == '-' && c[2] == '>'))
-                    c++;
-                p = c + 3 <= end ? c + 3 : end;
-                if (cb->region)
-                    cb->region(cb->ctx, REGION_COMMENT, lt, (size_t)(p - lt));
-            } else {
-                const char *gt = memchr(p, '>', (size_t)(end - p));
-                p = gt ? gt + 1 : end;
-            }
+            int comment = end - p >= 3 && p[1] == '-' && p[2] == '-';
+            p = htmlscan_skip_decl(p, end);
+            if (comment && cb->region)
+                cb->region(cb->ctx, REGION_COMMENT, lt, (size_t)(p - lt));
             continue;
         }
         if (p >= end || !isalpha((unsigned char)*p))
@@ -212,7 +197,7 @@ static void scan_html(const char *html, size_t len, const scan_cb *cb)
         for (size_t i = 0; i < sizeof raw / sizeof raw[0]; i++) {
             size_t rl = strlen(raw[i]);
             if (rl == nlen && eq_lower(name, raw[i], rl)) {
-                const char *close = find_end_tag(p, end, raw[i], rl);
+                const char *close = htmlscan_find_end_tag(p, end, raw[i], rl);
                 if (i <= 1 && cb->region)
                     cb->region(cb->ctx, i == 1 ? REGION_STYLE : REGION_SCRIPT, p,
                                (size_t)(close - p));

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "render/htmlscan.h"
 #include "render/render.h"
 
 int render_html_depth(const char *html, size_t len)
@@ -86,21 +87,6 @@ static uint32_t name_hash(const char *s, size_t len)
     return h;
 }
 
-/* Case-insensitive search for "</name" from p; returns the position or end. */
-static const char *find_end_tag(const char *p, const char *end, const char *name, size_t len)
-{
-    for (; p + 2 + len <= end; p++) {
-        if (p[0] != '<' || p[1] != '/')
-            continue;
-        size_t i = 0;
-        while (i < len && tolower((unsigned char)p[2 + i]) == name[i])
-            i++;
-        if (i == len)
-            return p;
-    }
-    return end;
-}
-
 /* Simulates a tree builder that never closes an element implicitly: an
  * open tag pushes (void elements excepted), an end tag pops back to the
  * nearest open element of that name among the top 32, or is ignored. Real
@@ -121,16 +107,7 @@ int render_depth_estimate(const char *html, size_t len)
             break;
         p = lt + 1;
         if (p < end && *p == '!') {
-            /* Comment, doctype or CDATA: skip to its end. */
-            if (end - p >= 3 && p[1] == '-' && p[2] == '-') {
-                const char *c = p + 3;
-                while (c + 2 < end && !(c[0] == '-' && c[1] == '-' && c[2] == '>'))
-                    c++;
-                p = c + 3 <= end ? c + 3 : end;
-            } else {
-                const char *gt = memchr(p, '>', (size_t)(end - p));
-                p = gt ? gt + 1 : end;
-            }
+            p = htmlscan_skip_decl(p, end); /* comment, doctype or CDATA */
             continue;
         }
         int closing = p < end && *p == '/';
@@ -160,7 +137,7 @@ int render_depth_estimate(const char *html, size_t len)
             continue;
         }
         if (llen && is_raw_text(lower, llen)) {
-            p = find_end_tag(p, end, lower, llen);
+            p = htmlscan_find_end_tag(p, end, lower, llen);
             continue;
         }
         if (llen && is_void(lower, llen))
