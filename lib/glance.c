@@ -301,26 +301,33 @@ static int cleaner_for(glance_result *res, const glance_options *opts, extract_c
     return 0;
 }
 
-/* BTE over the laid-out page (the fallback of "auto"); the status. */
-static glance_status run_bte(glance_result *res, const glance_options *opts)
+/* BTE's span (into res->bte) and its text after the clean-up (malloc'd,
+ * into *text); the status. Run once per extraction: auto's plausibility
+ * check and BTE's answer share it. */
+static glance_status bte_text(glance_result *res, const glance_options *opts, char **text)
 {
+    *text = NULL;
     double tb = now_ms();
     int b = extract_bte(res->dom, &res->bte);
-    res->bte_ran = 1;
+    extract_cleaner *cl = NULL;
+    glance_status st = GLANCE_OK;
+    if (b < 0 || (b == 0 && cleaner_for(res, opts, &cl)))
+        st = GLANCE_ENOMEM;
+    else if (b > 0)
+        st = GLANCE_ENOCONTENT;
+    else if (!(*text = extract_span_text_kept(&res->bte, cl ? extract_cleaner_keep : NULL, cl)))
+        st = GLANCE_ENOMEM;
     res->timings.gce_ms += now_ms() - tb;
-    if (b < 0)
-        return GLANCE_ENOMEM;
-    if (b > 0)
+    return st;
+}
+
+/* BTE answers with `text` (from bte_text, taken over); the status. */
+static glance_status bte_answer(glance_result *res, char *text)
+{
+    res->text = text;
+    if (text[0] == '\0')
         return GLANCE_ENOCONTENT;
-    extract_cleaner *cl;
-    if (cleaner_for(res, opts, &cl))
-        return GLANCE_ENOMEM;
-    res->text = extract_span_text_kept(&res->bte, cl ? extract_cleaner_keep : NULL, cl);
-    if (!res->text)
-        return GLANCE_ENOMEM;
-    if (res->text[0] == '\0')
-        return GLANCE_ENOCONTENT;
-    res->html = paragraphs_html(res->text);
+    res->html = paragraphs_html(text);
     res->chosen = extract_span_holder(&res->bte);
     res->xpath = res->chosen ? dom_node_xpath(res->dom, res->chosen) : "";
     if (!res->html || !res->xpath)
@@ -332,29 +339,25 @@ static glance_status run_bte(glance_result *res, const glance_options *opts)
 /* The extractor the options ask for, on the laid-out page of `res`. */
 static glance_status run_extract(glance_result *res, const glance_options *opts)
 {
-    glance_status st = GLANCE_ENOCONTENT;
+    char *btext = NULL;
+    glance_status bs = GLANCE_ENOCONTENT;
+    int have_bte = 0;
     if (opts->method != GLANCE_METHOD_BTE) {
-        st = run_gce(res, opts);
+        glance_status st = run_gce(res, opts);
         if (st == GLANCE_OK && opts->method == GLANCE_METHOD_AUTO && opts->auto_min_share > 0) {
             /* Is GCE's answer plausible? Not when BTE finds far more text. */
-            double tb = now_ms();
-            extract_span span;
-            int b = extract_bte(res->dom, &span);
-            extract_cleaner *cl;
-            if (cleaner_for(res, opts, &cl))
-                return GLANCE_ENOMEM;
-            char *btext = b == 0 ? extract_span_text_kept(&span, cl ? extract_cleaner_keep : NULL, cl)
-                                 : NULL;
-            res->timings.gce_ms += now_ms() - tb;
-            if (b < 0 || (b == 0 && !btext))
+            bs = bte_text(res, opts, &btext);
+            have_bte = 1;
+            if (bs == GLANCE_ENOMEM)
                 return GLANCE_ENOMEM;
             res->auto_gce_words = extract_count_words(res->text, strlen(res->text));
             res->auto_bte_words = btext ? extract_count_words(btext, strlen(btext)) : 0;
-            free(btext);
             res->auto_checked = 1;
             res->params_auto_min_share = opts->auto_min_share;
-            if (res->auto_gce_words >= opts->auto_min_share * (double)res->auto_bte_words)
+            if (res->auto_gce_words >= opts->auto_min_share * (double)res->auto_bte_words) {
+                free(btext);
                 return st;
+            }
             res->auto_overruled = 1;
             st = GLANCE_ENOCONTENT;
         }
@@ -367,7 +370,10 @@ static glance_status run_extract(glance_result *res, const glance_options *opts)
         res->xpath = NULL;
         res->chosen = NULL;
     }
-    glance_status b = run_bte(res, opts);
+    if (!have_bte)
+        bs = bte_text(res, opts, &btext);
+    res->bte_ran = 1;
+    glance_status b = bs == GLANCE_OK ? bte_answer(res, btext) : bs;
     if (b == GLANCE_ENOCONTENT) {
         char why[512];
         snprintf(why, sizeof why, "%s%s%s", res->message ? res->message : glance_strerror(b),
