@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +16,7 @@
 #include "glance.h"
 #include "tools/cli.h"
 #include "tools/corpus.h"
+#include "tools/pool.h"
 #include "tools/progress.h"
 
 static void usage_bench(FILE *f)
@@ -58,10 +58,6 @@ typedef struct bench_run {
     json_object *truth;
     const glance_options *opt;
     page_out *out;
-    size_t next;
-    pthread_mutex_t lock;
-    progress prog;
-    int failed; /* a worker could not start (fonts, memory) */
 } bench_run;
 
 /* Scores one page against its true text; 0 or -1 when out of memory. */
@@ -74,62 +70,46 @@ static int score_page(const char *truth, const char *pred, page_out *o)
     return 0;
 }
 
-static void *bench_worker(void *arg)
+/* One page: read, extract, score (pool_page_fn; never stops the run). */
+static int bench_page(void *arg, glance_context *ctx, size_t i)
 {
     bench_run *run = arg;
-    glance_context *ctx = glance_context_new();
-    if (!ctx) {
-        pthread_mutex_lock(&run->lock);
-        run->failed = 1;
-        pthread_mutex_unlock(&run->lock);
-        return NULL;
-    }
-    for (;;) {
-        pthread_mutex_lock(&run->lock);
-        size_t i = run->next++;
-        int stop = run->failed;
-        pthread_mutex_unlock(&run->lock);
-        if (i >= run->n || stop)
-            break;
-        const corpus_page *pg = &run->pages[i];
-        page_out *o = &run->out[i];
-        char why[512], *html = NULL;
-        size_t len = 0;
-        double t0 = progress_now_ms();
-        if (corpus_read(pg, run->opt->max_input_bytes, &html, &len, why, sizeof why) != 0) {
-            o->status = GLANCE_EIO;
-            o->message = strdup(why);
+    const corpus_page *pg = &run->pages[i];
+    page_out *o = &run->out[i];
+    char why[512], *html = NULL;
+    size_t len = 0;
+    double t0 = progress_now_ms();
+    if (corpus_read(pg, run->opt->max_input_bytes, &html, &len, why, sizeof why) != 0) {
+        o->status = GLANCE_EIO;
+        o->message = strdup(why);
+    } else {
+        glance_result *res = NULL;
+        o->status = glance_extract(ctx, html, len, run->opt, &res);
+        double wall = progress_now_ms() - t0; /* reading and decompressing included */
+        free(html);
+        if (!res) {
+            o->status = GLANCE_ENOMEM;
         } else {
-            glance_result *res = NULL;
-            o->status = glance_extract(ctx, html, len, run->opt, &res);
-            double wall = progress_now_ms() - t0; /* reading and decompressing included */
-            free(html);
-            if (!res) {
-                o->status = GLANCE_ENOMEM;
+            glance_timings t = glance_result_timings(res);
+            o->parse_ms = t.parse_ms;
+            o->layout_ms = t.layout_ms;
+            o->total_ms = wall;
+            o->extract_ms = wall - t.parse_ms - t.layout_ms;
+            if (o->extract_ms < 0)
+                o->extract_ms = 0;
+            if (o->status == GLANCE_OK) {
+                o->text = strdup(glance_result_text(res));
+                o->method = glance_result_method(res);
             } else {
-                glance_timings t = glance_result_timings(res);
-                o->parse_ms = t.parse_ms;
-                o->layout_ms = t.layout_ms;
-                o->total_ms = wall;
-                o->extract_ms = wall - t.parse_ms - t.layout_ms;
-                if (o->extract_ms < 0)
-                    o->extract_ms = 0;
-                if (o->status == GLANCE_OK) {
-                    o->text = strdup(glance_result_text(res));
-                    o->method = glance_result_method(res);
-                }
-                else
-                    o->message = strdup(glance_result_message(res, o->status));
-                glance_result_free(res);
+                o->message = strdup(glance_result_message(res, o->status));
             }
+            glance_result_free(res);
         }
-        const char *truth = corpus_text(run->truth, pg->id);
-        if (truth && score_page(truth, o->text ? o->text : "", o) != 0)
-            o->scored = 0;
-        progress_step(&run->prog, 1);
     }
-    glance_context_free(ctx);
-    return NULL;
+    const char *truth = corpus_text(run->truth, pg->id);
+    if (truth && score_page(truth, o->text ? o->text : "", o) != 0)
+        o->scored = 0;
+    return 0;
 }
 
 static int dbl_cmp(const void *a, const void *b)
@@ -333,23 +313,12 @@ int cmd_bench(int argc, char **argv)
     bench_run run = {.pages = pages, .n = n, .truth = truth, .opt = &opt};
     run.out = calloc(n, sizeof *run.out);
     int jobs = (int)jobs_d;
-    pthread_t *threads = calloc((size_t)jobs, sizeof *threads);
-    if (!run.out || !threads) {
+    if (!run.out) {
         fprintf(stderr, "glance bench: out of memory\n");
         return EXIT_INTERNAL;
     }
-    pthread_mutex_init(&run.lock, NULL);
-    progress_init(&run.prog, "bench", n);
-    double t0 = progress_now_ms();
-    int started = 0;
-    for (int j = 0; j < jobs; j++)
-        started += pthread_create(&threads[j], NULL, bench_worker, &run) == 0;
-    for (int j = 0; j < started; j++)
-        pthread_join(threads[j], NULL);
-    double wall = progress_now_ms() - t0;
-    progress_end(&run.prog);
-    pthread_mutex_destroy(&run.lock);
-    if (run.failed || started == 0) {
+    double wall = 0;
+    if (pool_run(n, jobs, "bench", bench_page, &run, &wall) != 0) {
         fprintf(stderr, "glance bench: could not start (fonts or memory)\n");
         return EXIT_INTERNAL;
     }
@@ -420,7 +389,6 @@ int cmd_bench(int argc, char **argv)
         free(run.out[i].message);
     }
     free(run.out);
-    free(threads);
     corpus_free(pages, n);
     json_object_put(troot);
     return rc;

@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +18,7 @@
 #include "glance.h"
 #include "tools/cli.h"
 #include "tools/corpus.h"
-#include "tools/progress.h"
+#include "tools/pool.h"
 
 static void usage_sweep(FILE *f)
 {
@@ -96,10 +95,6 @@ typedef struct sweep_run {
     size_t n;
     json_object *truth;
     page_scores *out;
-    size_t next;
-    pthread_mutex_t lock;
-    progress prog;
-    int failed;
 } sweep_run;
 
 /* The score of an output, computed once per distinct chosen node. */
@@ -128,8 +123,10 @@ static int score_for(page_scores *ps, const char *truth, const char *key, const 
     return (int)ps->n_scores++;
 }
 
-static int sweep_page(sweep_run *run, glance_context *ctx, size_t i)
+/* One page at every combination (pool_page_fn; -1, out of memory, stops). */
+static int sweep_page(void *arg, glance_context *ctx, size_t i)
 {
+    sweep_run *run = arg;
     const axes *ax = run->ax;
     const corpus_page *pg = &run->pages[i];
     page_scores *ps = &run->out[i];
@@ -172,31 +169,6 @@ static int sweep_page(sweep_run *run, glance_context *ctx, size_t i)
     free(html);
     ps->ready = 1;
     return 0;
-}
-
-static void *sweep_worker(void *arg)
-{
-    sweep_run *run = arg;
-    glance_context *ctx = glance_context_new();
-    for (;;) {
-        pthread_mutex_lock(&run->lock);
-        size_t i = run->next++;
-        if (!ctx)
-            run->failed = 1;
-        int stop = run->failed;
-        pthread_mutex_unlock(&run->lock);
-        if (i >= run->n || stop)
-            break;
-        if (sweep_page(run, ctx, i) != 0) {
-            pthread_mutex_lock(&run->lock);
-            run->failed = 1;
-            pthread_mutex_unlock(&run->lock);
-            break;
-        }
-        progress_step(&run->prog, 1);
-    }
-    glance_context_free(ctx);
-    return NULL;
 }
 
 /* "7x8", or "3x3..8x8" for every grid from 3 to 8 rows and 3 to 8 columns. */
@@ -453,24 +425,14 @@ int cmd_sweep(int argc, char **argv)
     sweep_run run = {.ax = &ax, .pages = pages, .n = n, .truth = truth};
     run.out = calloc(n, sizeof *run.out);
     int jobs = (int)jobs_d;
-    pthread_t *threads = calloc((size_t)jobs, sizeof *threads);
     eval_summary *sums = calloc((size_t)ax.total, sizeof *sums);
     size_t *answered = calloc((size_t)ax.total, sizeof *answered);
     eval_scores *sc = calloc((size_t)ax.total, sizeof *sc);
-    if (!run.out || !threads || !sums || !answered || !sc) {
+    if (!run.out || !sums || !answered || !sc) {
         fprintf(stderr, "glance sweep: out of memory\n");
         return EXIT_INTERNAL;
     }
-    pthread_mutex_init(&run.lock, NULL);
-    progress_init(&run.prog, "sweep", n);
-    int started = 0;
-    for (int j = 0; j < jobs; j++)
-        started += pthread_create(&threads[j], NULL, sweep_worker, &run) == 0;
-    for (int j = 0; j < started; j++)
-        pthread_join(threads[j], NULL);
-    progress_end(&run.prog);
-    pthread_mutex_destroy(&run.lock);
-    if (run.failed || started == 0) {
+    if (pool_run(n, jobs, "sweep", sweep_page, &run, NULL) != 0) {
         fprintf(stderr, "glance sweep: stopped (fonts or memory)\n");
         return EXIT_INTERNAL;
     }
@@ -552,7 +514,6 @@ int cmd_sweep(int argc, char **argv)
     free(answered);
     free(sc);
     free(run.out);
-    free(threads);
     free(ax.windows);
     free(ax.grids);
     free(ax.alpha);
