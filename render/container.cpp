@@ -282,9 +282,8 @@ extern "C" dom_doc *render_doc_dom(render_doc *doc)
 }
 
 // The exact depth costs a parse; ordinary pages pass on the estimate.
-static bool too_deep(const char *html, int max_depth)
+static bool too_deep(const char *html, size_t len, int max_depth)
 {
-    size_t len = strlen(html);
     const int slack = 16; // html, head, body, tbody and reopened formatting elements
     int est = render_depth_estimate(html, len);
     if (est >= 0 && est + slack <= max_depth)
@@ -308,17 +307,18 @@ extern "C" render_status render_load(render_engine *eng, const char *html, const
         std::unique_ptr<render_doc> rd(new render_doc);
         rd->cont.reset(new container(eng->fonts, *opts, st));
         double t0 = now_ms();
-        if (opts->max_depth > 0 && too_deep(html, opts->max_depth))
+        size_t len = strlen(html);
+        if (opts->max_depth > 0 && too_deep(html, len, opts->max_depth))
             return RENDER_EDEPTH;
         // Rules that cannot match the page never reach litehtml, which tries
         // every selector on every element.
-        std::unique_ptr<css_index, void (*)(css_index *)> ix(css_index_html(html, strlen(html)),
+        std::unique_ptr<css_index, void (*)(css_index *)> ix(css_index_html(html, len),
                                                              css_index_free);
         if (!ix)
             return RENDER_ENOMEM;
         std::unique_ptr<char, void (*)(void *)> ua(
             css_filter(ix.get(), render_ua_css, strlen(render_ua_css), nullptr), free);
-        std::unique_ptr<char, void (*)(void *)> page(css_prepare_html(ix.get(), html, strlen(html)),
+        std::unique_ptr<char, void (*)(void *)> page(css_prepare_html(ix.get(), html, len),
                                                      free);
         if (!ua || !page)
             return RENDER_ENOMEM;
