@@ -272,15 +272,21 @@ static int low_link_text(const dom_node *t, const unsigned char *high)
            !is_blank(t->text, t->text_len) && text_area(t) > 0;
 }
 
-double gce_text_area_density(const dom_node *e, const unsigned char *high_link)
+/* D_t over a known area (the extent of e). */
+static double text_density_in(const dom_node *e, double area, const unsigned char *high_link)
 {
-    double area = dom_box_area(subtree_extent(e)), text = 0;
+    double text = 0;
     if (area <= 0)
         return 0;
     for (const dom_node *n = e; n; n = dom_next(n, e))
         if (low_link_text(n, high_link))
             text += text_area(n);
     return text / area;
+}
+
+double gce_text_area_density(const dom_node *e, const unsigned char *high_link)
+{
+    return text_density_in(e, dom_box_area(subtree_extent(e)), high_link);
 }
 
 double gce_point_box_distance(gce_point p, dom_box b)
@@ -463,15 +469,24 @@ static int expand(const dom_doc *doc, const gce_params *p, int walk, const dom_n
 
 /* Step 6: choosing -------------------------------------------------------- */
 
-static void choose(const dom_doc *doc, const gce_params *p, const unsigned char *high,
+static void choose(const gce_doc *g, const gce_params *p, const unsigned char *high,
                    gce_result *r)
 {
-    const dom_node *body = dom_doc_body(doc);
+    const dom_node *body = dom_doc_body(g->doc);
     for (size_t i = 0; i < r->n_candidates; i++) {
         gce_candidate *c = &r->candidates[i];
-        c->density = gce_text_area_density(c->node, high);
-        c->best = c->node != body && !dom_is_tag(c->node, "html") &&
-                  subtree_extent(c->node).h >= p->window_h / 2.0;
+        /* The walks often reach the same node: measure it once. */
+        size_t k = 0;
+        while (k < i && r->candidates[k].node != c->node)
+            k++;
+        if (k < i) {
+            c->density = r->candidates[k].density;
+            c->best = r->candidates[k].best;
+            continue;
+        }
+        dom_box ext = extent(g, c->node);
+        c->density = text_density_in(c->node, dom_box_area(ext), high);
+        c->best = c->node != body && !dom_is_tag(c->node, "html") && ext.h >= p->window_h / 2.0;
     }
     /* M3_best, M2_best, M1_best: the densest best candidate of the walk. */
     for (int walk = 2; walk >= 0 && !r->chosen; walk--) {
@@ -533,7 +548,7 @@ int gce_run(const dom_doc *doc, const gce_params *params, gce_result *r)
     for (int walk = 0; walk < 3; walk++)
         if (r->leaves[walk] && expand(doc, &p, walk, r->leaves[walk], r, &cap) != 0)
             goto out;
-    choose(doc, &p, high, r);
+    choose(&g, &p, high, r);
     if (r->chosen) {
         rc = 0;
     } else {
