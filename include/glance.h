@@ -69,6 +69,9 @@ typedef struct glance_options {
     const char *base_dir;        /* folder that relative stylesheet links resolve
                                     against; NULL: linked stylesheets are skipped.
                                     glance_extract_file sets it to the file's folder. */
+    int flex_grid;               /* 1: flex and grid containers get the boxes a browser
+                                    gives them (render/compat.h); 0: litehtml 0.6 alone
+                                    (stacked full-width children). Default 1 */
     /* GCE (paper 002; DESIGN.md) */
     int grid_rows, grid_cols;    /* default 7x8 */
     double alpha;                /* FIA scroll factor; default 2 */

@@ -84,6 +84,7 @@ void glance_options_default(glance_options *o)
     o->link_area_min_links = p.link_area_min_links;
     o->link_area_min_cells = p.link_area_min_cells;
     o->link_text_page_share = p.link_text_page_share;
+    o->flex_grid = 1;
     o->max_input_bytes = (size_t)64 << 20;
     o->max_depth = 512;
     o->max_css_bytes = (size_t)4 << 20;
@@ -229,6 +230,7 @@ glance_status glance_extract(glance_context *ctx, const char *html, size_t len,
         .max_css_bytes = opts->max_css_bytes,
         .max_stylesheets = opts->max_stylesheets,
         .max_depth = opts->max_depth,
+        .plain_litehtml = !opts->flex_grid,
     };
     render_status rs = render_load(ctx->render, utf8, &ro, &res->rdoc, &res->rstats);
     free(utf8);

@@ -3,6 +3,7 @@
 // its C face. Exceptions never cross that face.
 
 #include "render/render.h"
+#include "render/compat.h"
 #include "render/cssfilter.h"
 
 #include <litehtml.h>
@@ -206,11 +207,12 @@ public:
         client = litehtml::position(0, 0, opts_.window_w, opts_.window_h);
     }
 
-    std::shared_ptr<litehtml::element> create_element(const litehtml::tchar_t *,
+    // Our elements lay flex and grid containers out (compat.h).
+    std::shared_ptr<litehtml::element> create_element(const litehtml::tchar_t *tag,
                                                       const litehtml::string_map &,
-                                                      const std::shared_ptr<litehtml::document> &) override
+                                                      const std::shared_ptr<litehtml::document> &doc) override
     {
-        return nullptr;
+        return opts_.plain_litehtml ? nullptr : compat::create_element(tag, doc);
     }
 
     void get_media_features(litehtml::media_features &media) const override

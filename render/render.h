@@ -29,6 +29,8 @@ typedef struct render_opts {
     int max_stylesheets;    /* linked stylesheets beyond this count are skipped */
     int max_depth;          /* deeper element nesting is refused before layout
                                (litehtml recurses; DESIGN.md, Fidelity); 0: no check */
+    int plain_litehtml;     /* 1: without the flex and grid layer (compat.h), as
+                               litehtml 0.6 alone lays flex and grid out */
 } render_opts;
 
 typedef enum render_status {

@@ -7,6 +7,7 @@
 // XPaths match what a browser prints.
 
 #include "render/render.h"
+#include "render/compat.h"
 
 #include <litehtml.h>
 #include <litehtml/el_before_after.h>
@@ -203,7 +204,7 @@ struct builder {
                     oom = true;
         }
         litehtml::style_display disp = e->get_display();
-        n->display = map_display(disp);
+        n->display = compat::is_item(e) ? DOM_DISPLAY_BLOCK : map_display(disp);
         if (disp == litehtml::display_none)
             n->hidden |= DOM_HIDDEN_DISPLAY_NONE;
         if (e->get_visibility() != litehtml::visibility_visible)

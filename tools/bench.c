@@ -35,6 +35,7 @@ static void usage_bench(FILE *f)
           "options:\n"
           "  --method NAME    extractor: auto, gce or bte (default auto)\n"
           "  --window WxH     window size (default 1920x1080)\n"
+          "  --no-flex-grid   lay flex and grid out as litehtml 0.6 alone does\n"
           "  --jobs N         pages in parallel, one document each (default 1)\n"
           "  --out FILE       write every page's text, status, timings and scores,\n"
           "                   as a file --score reads back\n",
@@ -248,12 +249,13 @@ static int write_out(const char *path, const bench_run *run, const eval_scores *
 
 int cmd_bench(int argc, char **argv)
 {
-    enum { O_PAGES = 256, O_TRUTH, O_METHOD, O_WINDOW, O_JOBS, O_OUT, O_SCORE };
+    enum { O_PAGES = 256, O_TRUTH, O_METHOD, O_WINDOW, O_JOBS, O_OUT, O_SCORE, O_PLAIN };
     static const struct option longs[] = {
         {"pages", required_argument, NULL, O_PAGES},   {"truth", required_argument, NULL, O_TRUTH},
         {"method", required_argument, NULL, O_METHOD}, {"window", required_argument, NULL, O_WINDOW},
         {"jobs", required_argument, NULL, O_JOBS},     {"out", required_argument, NULL, O_OUT},
-        {"score", required_argument, NULL, O_SCORE},   {"help", no_argument, NULL, 'h'},
+        {"score", required_argument, NULL, O_SCORE},   {"no-flex-grid", no_argument, NULL, O_PLAIN},
+        {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     const char *pages_dir = NULL, *truth_path = NULL, *method = "auto", *out_path = NULL,
                *score_path = NULL;
@@ -275,6 +277,7 @@ int cmd_bench(int argc, char **argv)
             break;
         case O_OUT: out_path = optarg; break;
         case O_SCORE: score_path = optarg; break;
+        case O_PLAIN: opt.flex_grid = 0; break;
         case 'h': usage_bench(stdout); return 0;
         default: usage_bench(stderr); return EXIT_USAGE;
         }

@@ -30,6 +30,7 @@ static void usage_extract(FILE *f)
           "                     (the content only) or json (default text)\n"
           "  --base DIR         folder for relative stylesheet links (default: the file's)\n"
           "  --max-depth N      refuse pages nested deeper (default 512)\n"
+          "  --no-flex-grid     lay flex and grid out as litehtml 0.6 alone does\n"
           "  -h, --help         this help\n"
           "  --version          the version\n"
           "\n"
@@ -77,7 +78,7 @@ static int read_stdin(size_t limit, char **buf, size_t *len)
 
 static int cmd_extract(int argc, char **argv)
 {
-    enum { O_WINDOW = 256, O_GRID, O_ALPHA, O_BETA, O_DW, O_DIFF, O_FORMAT, O_BASE, O_DEPTH, O_METHOD };
+    enum { O_WINDOW = 256, O_GRID, O_ALPHA, O_BETA, O_DW, O_DIFF, O_FORMAT, O_BASE, O_DEPTH, O_METHOD, O_PLAIN };
     static const struct option longopts[] = {
         {"window", required_argument, NULL, O_WINDOW},
         {"grid", required_argument, NULL, O_GRID},
@@ -89,6 +90,7 @@ static int cmd_extract(int argc, char **argv)
         {"base", required_argument, NULL, O_BASE},
         {"max-depth", required_argument, NULL, O_DEPTH},
         {"method", required_argument, NULL, O_METHOD},
+        {"no-flex-grid", no_argument, NULL, O_PLAIN},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -118,6 +120,7 @@ static int cmd_extract(int argc, char **argv)
             bad = strcmp(format, "text") && strcmp(format, "html") && strcmp(format, "json");
             break;
         case O_BASE: opt.base_dir = optarg; break;
+        case O_PLAIN: opt.flex_grid = 0; break;
         case O_METHOD: bad = glance_method_from_name(optarg, &opt.method); break;
         case O_DEPTH: {
             double d;

@@ -1,0 +1,266 @@
+/* The flex and grid layer (render/compat.h): pages laid out at 1000 px of
+ * window, boxes checked against what a browser gives them (worked out by
+ * hand from the CSS; the fonts do not matter where widths are set). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "dom/dom.h"
+#include "fonts/fonts.h"
+#include "render/render.h"
+
+static fonts_lib *fonts;
+static render_engine *engine;
+
+static int setup(void **state)
+{
+    (void)state;
+    fonts = fonts_lib_new();
+    engine = fonts ? render_engine_new(fonts) : NULL;
+    return engine ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    render_engine_free(engine);
+    fonts_lib_free(fonts);
+    return 0;
+}
+
+static render_doc *lay_out(const char *body_html, int plain)
+{
+    char html[8192];
+    snprintf(html, sizeof html,
+             "<!DOCTYPE html><html><head><style>body{margin:0;font:16px/20px sans-serif}"
+             "</style></head><body>%s</body></html>",
+             body_html);
+    render_opts ro = {.window_w = 1000, .window_h = 800, .plain_litehtml = plain};
+    render_doc *doc = NULL;
+    assert_int_equal(render_load(engine, html, &ro, &doc, NULL), RENDER_OK);
+    return doc;
+}
+
+static dom_box box_of(render_doc *doc, const char *xpath)
+{
+    dom_node *n = dom_find_xpath(render_doc_dom(doc), xpath);
+    if (!n)
+        fail_msg("no node at %s", xpath);
+    return n->box;
+}
+
+#define assert_box(doc, xpath, X, Y, W, H)                                                         \
+    do {                                                                                           \
+        dom_box b_ = box_of(doc, xpath);                                                           \
+        if (b_.x != (X) || b_.y != (Y) || b_.w != (W) || b_.h != (H))                              \
+            fail_msg("%s: box %g,%g %gx%g, expected %d,%d %dx%d", xpath, b_.x, b_.y, b_.w, b_.h, \
+                     (X), (Y), (W), (H));                                                          \
+    } while (0)
+
+#define assert_near(doc, xpath, X, Y, W, H, tol)                                                     \
+    do {                                                                                             \
+        dom_box b_ = box_of(doc, xpath);                                                             \
+        if (b_.x < (X) - (tol) || b_.x > (X) + (tol) || b_.y < (Y) - (tol) || b_.y > (Y) + (tol) ||  \
+            b_.w < (W) - (tol) || b_.w > (W) + (tol) || b_.h < (H) - (tol) || b_.h > (H) + (tol))    \
+            fail_msg("%s: box %g,%g %gx%g, expected about %d,%d %dx%d", xpath, b_.x, b_.y, b_.w,   \
+                     b_.h, (X), (Y), (W), (H));                                                    \
+    } while (0)
+
+/* A main column that grows beside a fixed sidebar: the classic page. */
+static void flex_row_grow_beside_fixed(void **state)
+{
+    (void)state;
+    render_doc *doc = lay_out("<div style='display:flex'>"
+                              "<main style='flex:1'><p>Article text.</p></main>\n"
+                              "<aside style='width:300px'>Side</aside></div>",
+                              0);
+    /* The paragraph's margins stay inside the item: 16 + 20 + 16; the
+     * sidebar stretches to the height of the row. */
+    assert_box(doc, "/html/body/div", 0, 0, 1000, 52);
+    assert_box(doc, "/html/body/div/main", 0, 0, 700, 52);
+    assert_box(doc, "/html/body/div/aside", 700, 0, 300, 52);
+    render_doc_free(doc);
+
+    /* litehtml alone: a 0x0 container, children stacked full width. */
+    doc = lay_out("<div style='display:flex'>"
+                  "<main style='flex:1'><p>Article text.</p></main>\n"
+                  "<aside style='width:300px'>Side</aside></div>",
+                  1);
+    dom_box m = box_of(doc, "/html/body/div/main"), a = box_of(doc, "/html/body/div/aside");
+    assert_true(a.y >= m.y + m.h);
+    render_doc_free(doc);
+}
+
+/* Fixed bases, a gap, and the free space split around the line. */
+static void flex_basis_gap_and_centring(void **state)
+{
+    (void)state;
+    render_doc *doc = lay_out("<div style='display:flex;gap:20px;justify-content:center'>"
+                              "<div style='flex:0 0 200px'>A</div>"
+                              "<div style='flex-basis:300px;flex-shrink:0'>B</div></div>",
+                              0);
+    /* 200 + 20 + 300 = 520 of 1000: 240 on each side. */
+    assert_box(doc, "/html/body/div", 0, 0, 1000, 20);
+    assert_box(doc, "/html/body/div/div[1]", 240, 0, 200, 20);
+    assert_box(doc, "/html/body/div/div[2]", 460, 0, 300, 20);
+    render_doc_free(doc);
+
+    doc = lay_out("<div style='display:flex;justify-content:space-between'>"
+                  "<div style='width:100px'>A</div><div style='width:100px'>B</div>"
+                  "<div style='width:100px'>C</div></div>",
+                  0);
+    assert_box(doc, "/html/body/div/div[1]", 0, 0, 100, 20);
+    assert_box(doc, "/html/body/div/div[2]", 450, 0, 100, 20);
+    assert_box(doc, "/html/body/div/div[3]", 900, 0, 100, 20);
+    render_doc_free(doc);
+
+    /* An item with auto margins on both sides sits in the middle. */
+    doc = lay_out("<div style='display:flex'><div style='width:400px;margin:0 auto'>A</div></div>",
+                  0);
+    assert_box(doc, "/html/body/div/div", 300, 0, 400, 20);
+    render_doc_free(doc);
+}
+
+/* Items wider together than the line shrink in proportion to their bases. */
+static void flex_shrink_to_the_line(void **state)
+{
+    (void)state;
+    render_doc *doc = lay_out("<div style='display:flex'>"
+                              "<div style='width:600px'>A</div><div style='width:900px'>B</div>"
+                              "<div style='width:0;flex-shrink:0'></div></div>",
+                              0);
+    /* 1500 over by 500: A gives 200, B gives 300. */
+    assert_box(doc, "/html/body/div/div[1]", 0, 0, 400, 20);
+    assert_box(doc, "/html/body/div/div[2]", 400, 0, 600, 20);
+    render_doc_free(doc);
+}
+
+/* flex-wrap: a new line when the next item does not fit; row gap between. */
+static void flex_wrap_lines(void **state)
+{
+    (void)state;
+    render_doc *doc = lay_out("<ul style='display:flex;flex-wrap:wrap;gap:10px;margin:0;padding:0'>"
+                              "<li style='width:300px'>1</li>\n<li style='width:300px'>2</li>\n"
+                              "<li style='width:300px'>3</li>\n<li style='width:300px'>4</li></ul>",
+                              0);
+    assert_box(doc, "/html/body/ul/li[1]", 0, 0, 300, 20);
+    assert_box(doc, "/html/body/ul/li[2]", 310, 0, 300, 20);
+    assert_box(doc, "/html/body/ul/li[3]", 620, 0, 300, 20);
+    assert_box(doc, "/html/body/ul/li[4]", 0, 30, 300, 20);
+    assert_box(doc, "/html/body/ul", 0, 0, 1000, 50);
+    render_doc_free(doc);
+}
+
+/* A link bar: inline links become items side by side, not one line of text. */
+static void flex_row_of_links(void **state)
+{
+    (void)state;
+    render_doc *doc = lay_out("<nav style='display:flex;gap:30px'><a href='/a'>One</a>\n"
+                              "<a href='/b' style='padding:0 5px'>Two</a></nav>",
+                              0);
+    dom_box a = box_of(doc, "/html/body/nav/a[1]"), b = box_of(doc, "/html/body/nav/a[2]");
+    assert_true(a.x == 0 && a.y == 0 && a.w > 20 && a.w < 60);
+    assert_true(b.x == a.x + a.w + 30);
+    assert_true(b.y == 0);
+    render_doc_free(doc);
+}
+
+/* flex-direction: column: blocks one under another, the gap between. */
+static void flex_column(void **state)
+{
+    (void)state;
+    render_doc *doc = lay_out("<div style='display:flex;flex-direction:column;row-gap:8px'>"
+                              "<span>One</span><span>Two</span></div>",
+                              0);
+    assert_box(doc, "/html/body/div/span[1]", 0, 0, 1000, 20);
+    assert_box(doc, "/html/body/div/span[2]", 0, 28, 1000, 20);
+    assert_box(doc, "/html/body/div", 0, 0, 1000, 48);
+    render_doc_free(doc);
+}
+
+/* Grid columns of px and fr, placed in order, a row per line. */
+static void grid_fixed_and_fr(void **state)
+{
+    (void)state;
+    render_doc *doc = lay_out("<div style='display:grid;grid-template-columns:200px 1fr 2fr;gap:10px'>"
+                              "<div>A</div><div>B</div><div>C</div><div>D</div></div>",
+                              0);
+    /* 1000 - 200 - 2 gaps = 780: 260 and 520. */
+    assert_box(doc, "/html/body/div/div[1]", 0, 0, 200, 20);
+    assert_box(doc, "/html/body/div/div[2]", 210, 0, 260, 20);
+    assert_box(doc, "/html/body/div/div[3]", 480, 0, 520, 20);
+    assert_box(doc, "/html/body/div/div[4]", 0, 30, 200, 20);
+    render_doc_free(doc);
+}
+
+/* repeat(), auto-fill with minmax(), and an item across the whole row. */
+static void grid_repeat_and_span(void **state)
+{
+    (void)state;
+    render_doc *doc = lay_out("<section style='display:grid;grid-template-columns:repeat(4, 1fr)'>"
+                              "<h2 style='grid-column:1 / -1;margin:0'>Title</h2>"
+                              "<p style='margin:0'>A</p><p style='margin:0;grid-column:span 2'>B</p>"
+                              "<p style='margin:0'>C</p></section>",
+                              0);
+    assert_box(doc, "/html/body/section/h2", 0, 0, 1000, 20);
+    assert_box(doc, "/html/body/section/p[1]", 0, 20, 250, 20);
+    assert_box(doc, "/html/body/section/p[2]", 250, 20, 500, 20);
+    assert_box(doc, "/html/body/section/p[3]", 750, 20, 250, 20);
+    render_doc_free(doc);
+
+    doc = lay_out("<div style='display:grid;grid-template-columns:repeat(auto-fill, minmax(300px, 1fr))'>"
+                  "<div>A</div><div>B</div><div>C</div><div>D</div></div>",
+                  0);
+    /* Three columns of at least 300 fit in 1000: 333 each. */
+    assert_box(doc, "/html/body/div/div[1]", 0, 0, 333, 20);
+    assert_box(doc, "/html/body/div/div[2]", 333, 0, 333, 20);
+    assert_box(doc, "/html/body/div/div[4]", 0, 20, 333, 20);
+    render_doc_free(doc);
+}
+
+/* Text inside an item lies inside the item's box. */
+static void item_text_inside_item(void **state)
+{
+    (void)state;
+    render_doc *doc = lay_out("<div style='display:flex'><div style='width:200px'>x</div>"
+                              "<div style='flex:1'>Words that wrap in a column of their own "
+                              "beside the first one, long enough to need a second line "
+                              "at eight hundred pixels of width if the font is large enough "
+                              "which it is not, so more words follow here to be sure.</div></div>",
+                              0);
+    dom_node *item = dom_find_xpath(render_doc_dom(doc), "/html/body/div/div[2]");
+    assert_non_null(item);
+    assert_int_equal(item->box.x, 200);
+    assert_int_equal(item->box.w, 800);
+    dom_node *t = item->first_child;
+    assert_non_null(t);
+    assert_int_equal(t->kind, DOM_TEXT);
+    assert_true(t->n_lines >= 2);
+    for (size_t i = 0; i < t->n_lines; i++) {
+        assert_true(t->lines[i].x >= 200);
+        assert_true(t->lines[i].x + t->lines[i].w <= 1000);
+    }
+    assert_int_equal(item->display, DOM_DISPLAY_BLOCK);
+    render_doc_free(doc);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(flex_row_grow_beside_fixed),
+        cmocka_unit_test(flex_basis_gap_and_centring),
+        cmocka_unit_test(flex_shrink_to_the_line),
+        cmocka_unit_test(flex_wrap_lines),
+        cmocka_unit_test(flex_row_of_links),
+        cmocka_unit_test(flex_column),
+        cmocka_unit_test(grid_fixed_and_fr),
+        cmocka_unit_test(grid_repeat_and_span),
+        cmocka_unit_test(item_text_inside_item),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
