@@ -265,6 +265,8 @@ public:
     int extra_left = 0, extra_right = 0, extra_top = 0;
     bool width_saved = false;
     litehtml::css_length own_width; // width before the layer set one
+    int measured_at = -1;           // the room its max-content was measured in
+    int measured_outer = 0;         // ... and that width, margins included
 
     virtual void become_item(bool row) = 0;
     virtual void stretch_to(int outer_height) = 0;
@@ -478,8 +480,19 @@ private:
                 e.base = e.border_box ? std::max(0, basis - e.pad_border) : basis;
             } else {
                 // max-content, within the line (litehtml's shrink-to-fit
-                // width of the item laid out at W)
-                int outer = e.el->render(0, 0, W);
+                // width of the item laid out at W). Measured once per
+                // width: nested flex rows would otherwise lay out their
+                // innermost items 2^depth times.
+                int outer;
+                if (e.n && e.n->measured_at == W) {
+                    outer = e.n->measured_outer;
+                } else {
+                    outer = e.el->render(0, 0, W);
+                    if (e.n) {
+                        e.n->measured_at = W;
+                        e.n->measured_outer = outer;
+                    }
+                }
                 e.base = std::max(0, outer - e.edges);
             }
             e.hyp = e.base + e.edges;
