@@ -91,6 +91,7 @@ struct container_style {
     bool wrap = false;
     justify just = justify::start;
     bool stretch = true; // align-items: stretch or normal
+    justify align = justify::start; // align-items otherwise: start, center or end
     std::string row_gap, column_gap;
     std::string columns; // grid-template-columns
 };
@@ -147,6 +148,10 @@ container_style read_container(const litehtml::element *el, kind k)
     }
     const char *ai = prop("align-items");
     cs.stretch = !ai || ieq(ai, "stretch") || ieq(ai, "normal");
+    if (ieq(ai, "center"))
+        cs.align = justify::center;
+    else if (ieq(ai, "flex-end") || ieq(ai, "end"))
+        cs.align = justify::end;
     const char *gap = prop("gap");
     if (!gap)
         gap = prop("grid-gap");
@@ -441,7 +446,63 @@ public:
             arrange_flex(el, items, W, col_gap, row_gap);
     }
 
+    // A column: blocks one under another with the row gap between; unless
+    // the items stretch, an item without a width is as wide as its content
+    // and aligned by align-items or its auto margins.
+    void arrange_column(litehtml::element *el, const litehtml::elements_vector &children, int W)
+    {
+        int gap = std::max(0, length_px(el, cs.row_gap, W, 0));
+        bool first = true;
+        for (const auto &c : children) {
+            litehtml::element *ce = c.get();
+            node *n = dynamic_cast<node *>(ce);
+            if (!n || !n->item || ce->get_display() == litehtml::display_none)
+                continue;
+            n->extra_left = n->extra_right = 0;
+            n->extra_top = first ? 0 : gap;
+            first = false;
+            if (!n->width_saved) {
+                n->own_width = ce->get_css_width();
+                n->width_saved = true;
+            }
+            ce->set_css_width(n->own_width);
+            bool autos = n->st.auto_left || n->st.auto_right;
+            if (cs.stretch && n->st.stretch && !autos)
+                continue;
+            int outer = measure(ce, n, W);
+            ce->calc_outlines(W);
+            entry e{ce, n, ce->content_margins_left() + ce->content_margins_right(), 0, false, 0, 0};
+            e.pad_border = e.edges - ce->margin_left() - ce->margin_right();
+            e.border_box = ieq(ce->get_style_property("box-sizing", false, nullptr), "border-box");
+            if (n->own_width.is_predefined())
+                set_width(e, std::max(0, outer - e.edges));
+            int left = std::max(0, W - outer);
+            if (autos)
+                n->extra_left = n->st.auto_left && n->st.auto_right ? left / 2 : (n->st.auto_left ? left : 0);
+            else if (cs.align == justify::center)
+                n->extra_left = left / 2;
+            else if (cs.align == justify::end)
+                n->extra_left = left;
+        }
+    }
+
 private:
+    // The max-content width of an item within W, margins included
+    // (litehtml's shrink-to-fit width of the item laid out at W). Measured
+    // once per width: nested flex rows would otherwise lay their innermost
+    // items out 2^depth times.
+    static int measure(litehtml::element *el, node *n, int W)
+    {
+        if (n && n->measured_at == W)
+            return n->measured_outer;
+        int outer = el->render(0, 0, W);
+        if (n) {
+            n->measured_at = W;
+            n->measured_outer = outer;
+        }
+        return outer;
+    }
+
     static void set_width(entry &e, double content)
     {
         if (!e.n)
@@ -452,9 +513,10 @@ private:
         e.el->set_css_width(w);
     }
 
-    // Ends a line whose items take `used` of W: what is left goes to the
-    // right margin of its last item, so that the next item starts a line.
-    void close_line(std::vector<entry *> &line, int used, int W)
+    // Ends a line whose items take `used` of W. When another line follows,
+    // what is left goes to the right margin of its last item, so that the
+    // next item starts a line there too.
+    void close_line(std::vector<entry *> &line, int used, int W, bool more)
     {
         if (line.empty())
             return;
@@ -463,7 +525,7 @@ private:
             if (e->n)
                 ns.push_back(e->n);
         entry *last = line.back();
-        if (last->n && used < W)
+        if (more && last->n && used < W)
             last->n->extra_right += W - used;
         lines.push_back(ns);
         line.clear();
@@ -479,20 +541,7 @@ private:
             if (basis >= 0) {
                 e.base = e.border_box ? std::max(0, basis - e.pad_border) : basis;
             } else {
-                // max-content, within the line (litehtml's shrink-to-fit
-                // width of the item laid out at W). Measured once per
-                // width: nested flex rows would otherwise lay out their
-                // innermost items 2^depth times.
-                int outer;
-                if (e.n && e.n->measured_at == W) {
-                    outer = e.n->measured_outer;
-                } else {
-                    outer = e.el->render(0, 0, W);
-                    if (e.n) {
-                        e.n->measured_at = W;
-                        e.n->measured_outer = outer;
-                    }
-                }
+                int outer = measure(e.el, e.n, W);
                 e.base = std::max(0, outer - e.edges);
             }
             e.hyp = e.base + e.edges;
@@ -598,7 +647,7 @@ private:
                 }
                 }
             }
-            close_line(line, total + placed, W);
+            close_line(line, total + placed, W, i < items.size());
             row++;
         }
     }
@@ -627,7 +676,7 @@ private:
                 span = ncols - start;
             int at = start >= 0 ? start : col;
             if (!line.empty() && (at < col || at + span > ncols)) {
-                close_line(line, used, W);
+                close_line(line, used, W, true);
                 row++;
                 col = 0;
                 used = 0;
@@ -646,13 +695,13 @@ private:
             line.push_back(&e);
             col = at + span;
             if (col >= ncols) {
-                close_line(line, used, W);
+                close_line(line, used, W, &e != &items.back());
                 row++;
                 col = 0;
                 used = 0;
             }
         }
-        close_line(line, used, W);
+        close_line(line, used, W, false);
     }
 };
 
@@ -737,17 +786,7 @@ public:
         if (!lay_ || this->m_display == litehtml::display_none)
             return Base::render(x, y, max_width, second_pass);
         if (lay_->cs.k == kind::flex_column) {
-            int W = content_width(max_width);
-            int gap = std::max(0, length_px(this, lay_->cs.row_gap, W, 0));
-            bool first = true;
-            for (const auto &c : this->m_children) {
-                node *n = dynamic_cast<node *>(c.get());
-                if (!n || !n->item || c->get_display() == litehtml::display_none)
-                    continue;
-                n->extra_left = n->extra_right = 0;
-                n->extra_top = first ? 0 : gap;
-                first = false;
-            }
+            lay_->arrange_column(this, this->m_children, content_width(max_width));
             return Base::render(x, y, max_width, second_pass);
         }
         lay_->arrange(this, this->m_children, content_width(max_width));

@@ -181,6 +181,28 @@ static void flex_column(void **state)
     assert_box(doc, "/html/body/div/span[2]", 0, 28, 1000, 20);
     assert_box(doc, "/html/body/div", 0, 0, 1000, 48);
     render_doc_free(doc);
+
+    /* align-items:center: items as wide as their content, in the middle. */
+    doc = lay_out("<div style='display:flex;flex-direction:column;align-items:center'>"
+                  "<div style='width:400px'>Box</div><div>x</div></div>",
+                  0);
+    assert_box(doc, "/html/body/div/div[1]", 300, 0, 400, 20);
+    dom_box x = box_of(doc, "/html/body/div/div[2]");
+    assert_true(x.w > 0 && x.w < 20);
+    assert_true(x.x > 490 && x.x < 500);
+    render_doc_free(doc);
+}
+
+/* inline-flex: the container is as wide as its items. */
+static void inline_flex_shrinks(void **state)
+{
+    (void)state;
+    render_doc *doc = lay_out("<span style='display:inline-flex'><b style='width:100px'>a</b>"
+                              "<b style='width:150px'>b</b></span>",
+                              0);
+    assert_box(doc, "/html/body/span", 0, 0, 250, 20);
+    assert_box(doc, "/html/body/span/b[2]", 100, 0, 150, 20);
+    render_doc_free(doc);
 }
 
 /* Grid columns of px and fr, placed in order, a row per line. */
@@ -258,6 +280,7 @@ int main(void)
         cmocka_unit_test(flex_wrap_lines),
         cmocka_unit_test(flex_row_of_links),
         cmocka_unit_test(flex_column),
+        cmocka_unit_test(inline_flex_shrinks),
         cmocka_unit_test(grid_fixed_and_fr),
         cmocka_unit_test(grid_repeat_and_span),
         cmocka_unit_test(item_text_inside_item),
