@@ -13,6 +13,7 @@
 
 #include <cairo.h>
 #include <cmocka.h>
+#include <fontconfig/fontconfig.h>
 
 #include "render/render.h"
 #include "run.h"
@@ -33,6 +34,9 @@ static int teardown(void **state)
     (void)state;
     render_engine_free(eng);
     fonts_lib_free(fonts);
+    /* cairo's caches of the faces it opened, for leak checkers. */
+    cairo_debug_reset_static_data();
+    FcFini();
     return 0;
 }
 

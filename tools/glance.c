@@ -243,6 +243,7 @@ static int cmd_extract(int argc, char **argv, int shot_mode)
     }
     glance_result_free(res);
     glance_context_free(ctx);
+    shot_cli_done(&shot);
     return code;
 }
 

@@ -20,5 +20,7 @@ extern const char shot_cli_usage[];
 /* Writes the shot of `res` when one was asked for; 0, or an exit status
  * after a line on stderr. */
 int shot_cli_write(const shot_cli *s, glance_result *res);
+/* At exit, once the context is freed: cairo's static data handed back. */
+void shot_cli_done(const shot_cli *s);
 
 #endif
