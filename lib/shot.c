@@ -239,7 +239,7 @@ static void draw_grid(cairo_t *cr, const gce_result *g, int w, labels *ls, int f
     cairo_restore(cr);
     if (g->fia.h > window_h + 0.5)
         hline(cr, window_h, w, "bottom of the window (h0)", ls);
-    if (full)
+    if (full && g->fia.h < ls->h - 1)
         hline(cr, g->fia.h, w, "bottom of the first impression area", ls);
 }
 
@@ -248,6 +248,8 @@ static void draw_gce(cairo_t *cr, const glance_result *res, labels *ls)
 {
     const gce_result *g = &res->gce;
     char text[512];
+    /* GCE's pick is the answer unless auto let BTE overrule it. */
+    int gce_answered = res->status == GLANCE_OK && res->method == GLANCE_METHOD_GCE;
     /* Each candidate node once, with every walk that reached it. */
     for (size_t i = 0; i < g->n_candidates; i++) {
         const gce_candidate *c = &g->candidates[i];
@@ -302,7 +304,8 @@ static void draw_gce(cairo_t *cr, const glance_result *res, labels *ls)
             continue;
         size_t n = 0;
         if (c->node == g->chosen)
-            n += (size_t)snprintf(text + n, sizeof text - n, "GCE's pick: ");
+            n += (size_t)snprintf(text + n, sizeof text - n, "%s",
+                                  gce_answered ? "GCE's pick: " : "GCE's pick, overruled: ");
         for (size_t j = i; j < g->n_candidates && n < sizeof text; j++) {
             const gce_candidate *o = &g->candidates[j];
             if (o->node != c->node)
@@ -315,7 +318,7 @@ static void draw_gce(cairo_t *cr, const glance_result *res, labels *ls)
                      c->best ? "" : "  (nobest)");
         mark_label(cr, ls, c->node->box.y, c->node->box.x, c->node->box.y - ANSWER_WIDTH - LABEL_H,
                    text, c->node == g->chosen ? "GCE's pick" : "a candidate",
-                   c->node == g->chosen ? ANSWER : CAND);
+                   c->node == g->chosen && gce_answered ? ANSWER : CAND);
     }
     /* Leaves and centres: the same leaf or point named once. */
     for (int i = 0; i < 3; i++) {
