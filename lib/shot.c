@@ -598,7 +598,9 @@ glance_status glance_result_shot(glance_result *res, const glance_shot_options *
         return st;
     FILE *f = fopen(png_path, "wb");
     if (!f) {
+        int err = errno;
         free(png);
+        errno = err;
         return GLANCE_EIO;
     }
     size_t put = fwrite(png, 1, len, f);
