@@ -480,3 +480,27 @@ void *fonts_face_for(fonts_font *font, unsigned cp, unsigned *glyph_index)
         *glyph_index = face_glyph(e, cp)->gid1 - 1;
     return e->face;
 }
+
+size_t fonts_text_glyphs(fonts_font *font, const char *utf8, size_t len, fonts_glyph *out,
+                         size_t cap)
+{
+    if (!font || !utf8)
+        return 0;
+    const unsigned char *p = (const unsigned char *)utf8, *end = p + len;
+    double pen = 0; /* in em, as fonts_text_width sums it */
+    size_t n = 0;
+    while (p < end) {
+        unsigned cp = utf8_next(&p, end);
+        face_entry *e = font_face_for(font, cp);
+        const struct glyph *g = face_glyph(e, cp);
+        if (n < cap) {
+            out[n].file = e->file;
+            out[n].face_index = e->index;
+            out[n].index = cp < 0x20 ? 0 : g->gid1 - 1;
+            out[n].x = pen * font->size_px;
+        }
+        n++;
+        pen += (double)g->adv / e->face->units_per_EM;
+    }
+    return n;
+}

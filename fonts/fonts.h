@@ -52,6 +52,24 @@ int fonts_text_width(fonts_font *font, const char *utf8, size_t len);
  * opaque FT_Face, and the glyph index in it. */
 void *fonts_face_for(fonts_font *font, unsigned cp, unsigned *glyph_index);
 
+/* One glyph of a run laid out as fonts_text_width measures it. */
+typedef struct fonts_glyph {
+    const char *file; /* the face's file, owned by the lib; the same face gives
+                         the same pointer (a painter may key a cache on it) */
+    int face_index;   /* the face's index in a font collection */
+    unsigned index;   /* glyph index in that face; 0 when no installed face
+                         has the code point (or it is a control character) */
+    double x;         /* pen position in px from the start of the run */
+} fonts_glyph;
+
+/* The glyphs of `len` bytes of UTF-8, one per code point, each from the face
+ * fonts_text_width takes its advance from and placed at the sum of the
+ * advances before it: text painted with them is as wide as it was measured.
+ * No shaping (DESIGN.md: litehtml measures words by advances). Fills at most
+ * `cap` glyphs and returns how many the run has. */
+size_t fonts_text_glyphs(fonts_font *font, const char *utf8, size_t len, fonts_glyph *out,
+                         size_t cap);
+
 #ifdef __cplusplus
 }
 #endif

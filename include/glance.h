@@ -178,6 +178,37 @@ glance_timings glance_result_timings(const glance_result *res);
  * the timings. Built on first call; NULL only when out of memory. */
 const char *glance_result_json(glance_result *res);
 
+/* Shots: the laid-out page painted with cairo, GCE's reasoning drawn on it.
+ * Painting costs nothing until asked for: extraction never paints. */
+typedef struct glance_shot_options {
+    int full;       /* 1: the whole document; 0: the first impression area
+                       (GCE's FIA; the window when GCE did not run). Default 0 */
+    int overlay;    /* 1: the grid with its excluded cells (edge and dense-link
+                       shaded apart), the window and document centres, C1-C3
+                       and their leaves E1-E3, every candidate labelled with its
+                       walk, rule and text-area density, the answer outlined
+                       boldly, a legend in the top right corner; 0: a plain
+                       screenshot. Default 1 */
+    int max_height; /* a taller image is cut at this height (px), with a note
+                       drawn at the cut; at most 32767, and lower for very wide
+                       windows (the image stays under 512 MiB). Default 16384 */
+} glance_shot_options;
+
+void glance_shot_options_default(glance_shot_options *opts);
+
+/* Paints the page `res` laid out, whatever its status (a page GCE found
+ * nothing on is worth seeing too), as a PNG of the window's width and the
+ * height of the FIA or the document, and writes it to `png_path`. The
+ * context that made `res` must still be alive and used by no other thread
+ * meanwhile: the page's fonts are its. GLANCE_EOPTION when the page was never
+ * laid out or an option is out of range, GLANCE_EIO when the file cannot be
+ * written (errno says why), GLANCE_ENOMEM. `opts` may be NULL (defaults). */
+glance_status glance_result_shot(glance_result *res, const glance_shot_options *opts,
+                                 const char *png_path);
+/* The same PNG in memory: *png (malloc'd; the caller frees it) of *len bytes. */
+glance_status glance_result_shot_png(glance_result *res, const glance_shot_options *opts,
+                                     unsigned char **png, size_t *len);
+
 #ifdef __cplusplus
 }
 #endif

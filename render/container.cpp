@@ -5,6 +5,7 @@
 #include "render/render.h"
 #include "render/compat.h"
 #include "render/cssfilter.h"
+#include "render/paint.h"
 
 #include <litehtml.h>
 #include <litehtml/el_before_after.h>
@@ -16,6 +17,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <new>
@@ -97,6 +99,7 @@ public:
 
     bool font_failed = false;
     const css_index *filter = nullptr; // the page's tags, classes and ids
+    render_painter *painter = nullptr; // set while render_paint draws
 
     litehtml::uint_ptr create_font(const litehtml::tchar_t *face, int size, int weight,
                                    litehtml::font_style italic, unsigned int decoration,
@@ -129,13 +132,22 @@ public:
         return fonts_text_width((fonts_font *)font, text, strlen(text));
     }
 
-    void draw_text(litehtml::uint_ptr, const litehtml::tchar_t *, litehtml::uint_ptr,
-                   litehtml::web_color, const litehtml::position &) override {}
+    // The draw callbacks run only inside render_paint (paint.cpp).
+    void draw_text(litehtml::uint_ptr, const litehtml::tchar_t *text, litehtml::uint_ptr font,
+                   litehtml::web_color color, const litehtml::position &pos) override
+    {
+        if (painter)
+            painter->text(text, (fonts_font *)font, color, pos);
+    }
     int pt_to_px(int pt) const override { return pt * 96 / 72; }
     int get_default_font_size() const override { return 16; }
     // Browsers on Linux default to Times New Roman (Liberation Serif).
     const litehtml::tchar_t *get_default_font_name() const override { return "Times New Roman"; }
-    void draw_list_marker(litehtml::uint_ptr, const litehtml::list_marker &) override {}
+    void draw_list_marker(litehtml::uint_ptr, const litehtml::list_marker &marker) override
+    {
+        if (painter)
+            painter->list_marker(marker);
+    }
     void load_image(const litehtml::tchar_t *, const litehtml::tchar_t *, bool) override {}
     // Images are not fetched: their size comes from width/height and CSS.
     void get_image_size(const litehtml::tchar_t *, const litehtml::tchar_t *,
@@ -144,9 +156,17 @@ public:
         sz.width = 0;
         sz.height = 0;
     }
-    void draw_background(litehtml::uint_ptr, const litehtml::background_paint &) override {}
-    void draw_borders(litehtml::uint_ptr, const litehtml::borders &, const litehtml::position &,
-                      bool) override {}
+    void draw_background(litehtml::uint_ptr, const litehtml::background_paint &bg) override
+    {
+        if (painter)
+            painter->background(bg);
+    }
+    void draw_borders(litehtml::uint_ptr, const litehtml::borders &borders,
+                      const litehtml::position &pos, bool) override
+    {
+        if (painter)
+            painter->borders(borders, pos);
+    }
     void set_caption(const litehtml::tchar_t *) override {}
     void set_base_url(const litehtml::tchar_t *) override {}
     void link(const std::shared_ptr<litehtml::document> &, const litehtml::element::ptr &) override {}
@@ -199,8 +219,17 @@ public:
         }
     }
 
-    void set_clip(const litehtml::position &, const litehtml::border_radiuses &, bool, bool) override {}
-    void del_clip() override {}
+    void set_clip(const litehtml::position &pos, const litehtml::border_radiuses &, bool valid_x,
+                  bool valid_y) override
+    {
+        if (painter)
+            painter->push_clip(pos, valid_x, valid_y);
+    }
+    void del_clip() override
+    {
+        if (painter)
+            painter->pop_clip();
+    }
 
     void get_client_rect(litehtml::position &client) const override
     {
@@ -345,6 +374,29 @@ extern "C" render_status render_load(render_engine *eng, const char *html, const
             return s;
         *out = rd.release();
         return RENDER_OK;
+    } catch (const std::bad_alloc &) {
+        return RENDER_ENOMEM;
+    } catch (...) {
+        return RENDER_EPARSE;
+    }
+}
+
+extern "C" render_status render_paint(render_doc *doc, struct _cairo *cr, dom_box area)
+{
+    if (!doc || !doc->doc || !cr)
+        return RENDER_EPARSE;
+    try {
+        render_painter p((cairo_t *)cr);
+        doc->cont->painter = &p;
+        struct unset {
+            container *c;
+            ~unset() { c->painter = nullptr; }
+        } guard{doc->cont.get()};
+        double x0 = std::floor(area.x), y0 = std::floor(area.y);
+        litehtml::position clip((int)x0, (int)y0, (int)std::ceil(area.x + area.w - x0),
+                                (int)std::ceil(area.y + area.h - y0));
+        doc->doc->draw((litehtml::uint_ptr)&p, 0, 0, &clip);
+        return cairo_status((cairo_t *)cr) == CAIRO_STATUS_NO_MEMORY ? RENDER_ENOMEM : RENDER_OK;
     } catch (const std::bad_alloc &) {
         return RENDER_ENOMEM;
     } catch (...) {

@@ -69,6 +69,17 @@ void render_doc_free(render_doc *doc);
 /* The tree of the laid-out page, owned by the render_doc. */
 dom_doc *render_doc_dom(render_doc *doc);
 
+/* Paints the laid-out page with cairo (render/paint.cpp): backgrounds,
+ * borders, text in the faces it was measured with (fallback faces
+ * included), list markers, a placeholder box of each image's laid-out size
+ * (images are not fetched), overflow clipping. `cr`'s user space is document
+ * space: translate it to paint a part of the page. Only what meets `area`
+ * (document coordinates) is painted. The fonts_lib the engine was made with
+ * must still be alive and used by no other thread. RENDER_EPARSE when `doc`
+ * holds no page, RENDER_ENOMEM when out of memory. */
+struct _cairo;
+render_status render_paint(render_doc *doc, struct _cairo *cr, dom_box area);
+
 /* The user-agent stylesheet (render/ua.css), for tests and documentation. */
 extern const char render_ua_css[];
 

@@ -119,6 +119,34 @@ static void test_invalid_utf8_is_measured_not_rejected(void **state)
     assert_int_equal(fonts_text_width(f, "abc", 2), ab);
 }
 
+/* What a painter draws: the glyphs of a run sit where the measured widths
+ * put them, and CJK in an Arial run comes from the fallback face. */
+static void test_glyph_run_matches_the_measurement(void **state)
+{
+    (void)state;
+    fonts_font *f = fonts_open(lib, "Arial", 16, 400, 0);
+    const char *s = "Hi \xE6\xBC\xA2\xE5\xAD\x97!"; /* Hi 漢字! */
+    fonts_glyph g[8];
+    size_t n = fonts_text_glyphs(f, s, strlen(s), g, 8);
+    assert_int_equal(n, 6);
+    assert_true(g[0].x == 0);
+    /* Each glyph starts where the text before it ends, as measured. */
+    assert_int_equal((int)(g[1].x + 0.5), width(f, "H"));
+    assert_int_equal((int)(g[3].x + 0.5), width(f, "Hi "));
+    assert_int_equal((int)(g[5].x + 0.5), width(f, "Hi \xE6\xBC\xA2\xE5\xAD\x97"));
+    /* Latin from Liberation Sans, the ideographs from another face that has
+     * them: real glyphs, not .notdef. */
+    assert_ptr_equal(g[0].file, g[1].file);
+    assert_ptr_not_equal(g[3].file, g[0].file);
+    assert_ptr_equal(g[3].file, g[4].file);
+    assert_true(g[0].index != 0 && g[3].index != 0 && g[4].index != 0 && g[3].index != g[4].index);
+    /* A short buffer is filled as far as it goes; the count is the run's. */
+    assert_int_equal(fonts_text_glyphs(f, s, strlen(s), g, 2), 6);
+    /* A control character draws nothing. */
+    assert_int_equal(fonts_text_glyphs(f, "\t", 1, g, 8), 1);
+    assert_int_equal(g[0].index, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -127,6 +155,7 @@ int main(void)
         cmocka_unit_test(test_generic_families),
         cmocka_unit_test(test_fallback_for_cjk_and_hangul),
         cmocka_unit_test(test_invalid_utf8_is_measured_not_rejected),
+        cmocka_unit_test(test_glyph_run_matches_the_measurement),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -9,6 +9,7 @@
 
 #include "glance.h"
 #include "tools/cli.h"
+#include "tools/shot.h"
 
 static void usage_extract(FILE *f)
 {
@@ -31,7 +32,11 @@ static void usage_extract(FILE *f)
           "  --base DIR         folder for relative stylesheet links (default: the file's)\n"
           "  --max-depth N      refuse pages nested deeper (default 512)\n"
           "  --no-flex-grid     lay flex and grid out as litehtml 0.6 alone does\n"
-          "  -h, --help         this help\n"
+          "  --shot OUT.png     also paint the page with GCE's reasoning on it, as\n"
+          "                     glance shot does (with its options:)\n",
+          f);
+    fputs(shot_cli_usage, f);
+    fputs("  -h, --help         this help\n"
           "  --version          the version\n"
           "\n"
           "exit status: 0 content printed, 1 no main content found, 2 usage error,\n"
@@ -76,9 +81,31 @@ static int read_stdin(size_t limit, char **buf, size_t *len)
     return 0;
 }
 
-static int cmd_extract(int argc, char **argv)
+static void usage_shot(FILE *f)
 {
-    enum { O_WINDOW = 256, O_GRID, O_ALPHA, O_BETA, O_DW, O_DIFF, O_FORMAT, O_BASE, O_DEPTH, O_METHOD, O_PLAIN };
+    fputs("usage: glance shot [options] FILE|- -o OUT.png\n"
+          "\n"
+          "Lays the page out at a window size, runs the extraction, and paints the\n"
+          "page as a PNG with what GCE saw and chose drawn on it: the grid with its\n"
+          "excluded cells (edge: blue, dense link area: orange), the window and\n"
+          "document centres, C1-C3 and the leaves E1-E3 nearest them, every\n"
+          "candidate with its walk, rule and text-area density, and the answer\n"
+          "outlined in bold magenta; a legend in the top right corner.\n"
+          "\n"
+          "options: those of glance extract (--window, --grid, --method, ...), and\n"
+          "  -o, --shot OUT.png the PNG to write\n",
+          f);
+    fputs(shot_cli_usage, f);
+    fputs("\nexit status: as glance extract's (the PNG is written with 0 and 1);\n"
+          "4 when it cannot be written.\n",
+          f);
+}
+
+/* glance extract, and glance shot (shot_mode: a PNG instead of the text). */
+static int cmd_extract(int argc, char **argv, int shot_mode)
+{
+    enum { O_WINDOW = 256, O_GRID, O_ALPHA, O_BETA, O_DW, O_DIFF, O_FORMAT, O_BASE, O_DEPTH, O_METHOD,
+           O_PLAIN, O_SHOT /* then the other SHOT_OPT_* in their order */ };
     static const struct option longopts[] = {
         {"window", required_argument, NULL, O_WINDOW},
         {"grid", required_argument, NULL, O_GRID},
@@ -91,15 +118,22 @@ static int cmd_extract(int argc, char **argv)
         {"max-depth", required_argument, NULL, O_DEPTH},
         {"method", required_argument, NULL, O_METHOD},
         {"no-flex-grid", no_argument, NULL, O_PLAIN},
+        {"shot", required_argument, NULL, O_SHOT + SHOT_OPT_SHOT},
+        {"full", no_argument, NULL, O_SHOT + SHOT_OPT_FULL},
+        {"fia", no_argument, NULL, O_SHOT + SHOT_OPT_FIA},
+        {"no-overlay", no_argument, NULL, O_SHOT + SHOT_OPT_NO_OVERLAY},
+        {"max-height", required_argument, NULL, O_SHOT + SHOT_OPT_MAX_HEIGHT},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     glance_options opt;
     glance_options_default(&opt);
     const char *format = "text";
+    shot_cli shot;
+    shot_cli_init(&shot);
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, shot_mode ? "ho:" : "h", longopts, NULL)) != -1) {
         int bad = 0;
         switch (c) {
         case O_WINDOW: bad = cli_parse_pair(optarg, &opt.window_w, &opt.window_h); break;
@@ -128,8 +162,15 @@ static int cmd_extract(int argc, char **argv)
             opt.max_depth = bad ? 0 : (int)d;
             break;
         }
-        case 'h': usage_extract(stdout); return EXIT_CONTENT;
-        default: usage_extract(stderr); return EXIT_USAGE;
+        case 'o': shot.out = optarg; break;
+        case 'h': (shot_mode ? usage_shot : usage_extract)(stdout); return EXIT_CONTENT;
+        default:
+            if (c >= O_SHOT && c <= O_SHOT + SHOT_OPT_MAX_HEIGHT) {
+                bad = shot_cli_option(&shot, c - O_SHOT, optarg);
+                break;
+            }
+            (shot_mode ? usage_shot : usage_extract)(stderr);
+            return EXIT_USAGE;
         }
         if (bad) {
             fprintf(stderr, "glance: bad value for --%s: '%s'\n", longopts[c - O_WINDOW].name, optarg);
@@ -137,8 +178,14 @@ static int cmd_extract(int argc, char **argv)
         }
     }
     if (optind != argc - 1) {
-        fprintf(stderr, "glance: extract takes one FILE (or - for standard input)\n");
-        usage_extract(stderr);
+        fprintf(stderr, "glance: %s takes one FILE (or - for standard input)\n",
+                shot_mode ? "shot" : "extract");
+        (shot_mode ? usage_shot : usage_extract)(stderr);
+        return EXIT_USAGE;
+    }
+    if (shot_mode && !shot.out) {
+        fprintf(stderr, "glance: shot needs -o OUT.png\n");
+        usage_shot(stderr);
         return EXIT_USAGE;
     }
     const char *path = argv[optind];
@@ -165,7 +212,9 @@ static int cmd_extract(int argc, char **argv)
     }
 
     int json = strcmp(format, "json") == 0;
-    if (json && res && (st == GLANCE_OK || st == GLANCE_ENOCONTENT)) {
+    if (shot_mode) {
+        /* The PNG is the output; nothing on stdout. */
+    } else if (json && res && (st == GLANCE_OK || st == GLANCE_ENOCONTENT)) {
         /* The reasoning is worth printing when GCE failed, too. */
         const char *j = glance_result_json(res);
         if (j)
@@ -186,12 +235,18 @@ static int cmd_extract(int argc, char **argv)
         fprintf(stderr, "glance: %s%s%s\n", strcmp(path, "-") ? path : "stdin", ": ",
                 glance_result_message(res, st));
     int code = cli_exit_for(st);
+    if (res && (st == GLANCE_OK || st == GLANCE_ENOCONTENT)) {
+        int sc = shot_cli_write(&shot, res);
+        if (sc)
+            code = sc;
+    }
     if (fflush(stdout) != 0 && code == EXIT_CONTENT) {
         fprintf(stderr, "glance: cannot write output: %s\n", strerror(errno));
         code = EXIT_INTERNAL;
     }
     glance_result_free(res);
     glance_context_free(ctx);
+    shot_cli_done(&shot);
     return code;
 }
 
@@ -201,6 +256,7 @@ static void usage(FILE *f)
           "\n"
           "commands:\n"
           "  extract FILE|-   the main content of one page (glance extract --help)\n"
+          "  shot FILE|- -o OUT.png  the page painted, GCE's reasoning on it (glance shot --help)\n"
           "  bench            accuracy and speed over a corpus (glance bench --help)\n"
           "  sweep            window sizes and GCE parameters over a corpus (glance sweep --help)\n",
           f);
@@ -221,7 +277,9 @@ int main(int argc, char **argv)
         return 0;
     }
     if (strcmp(argv[1], "extract") == 0)
-        return cmd_extract(argc - 1, argv + 1);
+        return cmd_extract(argc - 1, argv + 1, 0);
+    if (strcmp(argv[1], "shot") == 0)
+        return cmd_extract(argc - 1, argv + 1, 1);
     if (strcmp(argv[1], "bench") == 0)
         return cmd_bench(argc - 1, argv + 1);
     if (strcmp(argv[1], "sweep") == 0)

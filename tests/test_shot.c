@@ -1,0 +1,475 @@
+/* Shots, checked by their pixels as a person would look at them: the PNG has
+ * the size asked for, the answer's bold outline sits at its box, excluded
+ * cells are shaded (edge and dense-link apart) and kept ones are not, the
+ * main content box holds text, a tall page is cut with a note. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cairo.h>
+#include <cmocka.h>
+#include <fontconfig/fontconfig.h>
+#include <json-c/json.h>
+
+#include "glance.h"
+#include "run.h"
+
+/* The overlay's colours, as the legend and README name them. */
+#define ANSWER_RGB 0xe6007e
+static const double EDGE_RGB[3] = {0.16, 0.35, 0.86}, EDGE_A = 0.22;
+static const double LINK_RGB[3] = {1.00, 0.47, 0.00}, LINK_A = 0.30;
+
+static glance_context *ctx;
+
+static int setup(void **state)
+{
+    (void)state;
+    ctx = glance_context_new();
+    return ctx ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    glance_context_free(ctx);
+    /* cairo's caches of the faces it opened, for leak checkers. */
+    cairo_debug_reset_static_data();
+    FcFini();
+    return 0;
+}
+
+static glance_result *extract(const char *fixture, int w, int h, glance_method method)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", FIXTURES_DIR, fixture);
+    glance_options o;
+    glance_options_default(&o);
+    o.window_w = w;
+    o.window_h = h;
+    o.method = method;
+    glance_result *res = NULL;
+    glance_status st = glance_extract_file(ctx, path, &o, &res);
+    assert_non_null(res);
+    assert_true(st == GLANCE_OK || st == GLANCE_ENOCONTENT);
+    return res;
+}
+
+typedef struct image {
+    cairo_surface_t *s;
+    int w, h;
+} image;
+
+typedef struct reader {
+    const unsigned char *p;
+    size_t left;
+} reader;
+
+static cairo_status_t read_png(void *closure, unsigned char *data, unsigned int len)
+{
+    reader *r = closure;
+    if (len > r->left)
+        return CAIRO_STATUS_READ_ERROR;
+    memcpy(data, r->p, len);
+    r->p += len;
+    r->left -= len;
+    return CAIRO_STATUS_SUCCESS;
+}
+
+/* The shot as a PNG in memory, decoded. */
+static image shoot(glance_result *res, int full, int overlay, int max_height)
+{
+    glance_shot_options so;
+    glance_shot_options_default(&so);
+    so.full = full;
+    so.overlay = overlay;
+    if (max_height)
+        so.max_height = max_height;
+    unsigned char *png = NULL;
+    size_t len = 0;
+    assert_int_equal(glance_result_shot_png(res, &so, &png, &len), GLANCE_OK);
+    assert_true(len > 8 && memcmp(png, "\x89PNG\r\n\x1a\n", 8) == 0);
+    reader r = {png, len};
+    image im;
+    im.s = cairo_image_surface_create_from_png_stream(read_png, &r);
+    free(png);
+    assert_int_equal(cairo_surface_status(im.s), CAIRO_STATUS_SUCCESS);
+    im.w = cairo_image_surface_get_width(im.s);
+    im.h = cairo_image_surface_get_height(im.s);
+    return im;
+}
+
+static unsigned px(const image *im, int x, int y)
+{
+    assert_true(x >= 0 && y >= 0 && x < im->w && y < im->h);
+    const unsigned char *d = cairo_image_surface_get_data(im->s);
+    return *(const uint32_t *)(d + (size_t)y * cairo_image_surface_get_stride(im->s) + (size_t)x * 4) &
+           0xFFFFFF;
+}
+
+/* `over` is `under` with rgb at alpha a drawn on it, give or take rounding. */
+static int blended(unsigned under, unsigned over, const double rgb[3], double a)
+{
+    for (int k = 0; k < 3; k++) {
+        int shift = 16 - 8 * k;
+        double u = (under >> shift) & 255, o = (over >> shift) & 255;
+        if (fabs(u * (1 - a) + rgb[k] * 255 * a - o) > 3)
+            return 0;
+    }
+    return 1;
+}
+
+static json_object *result_json(glance_result *res)
+{
+    json_object *j = json_tokener_parse(glance_result_json(res));
+    assert_non_null(j);
+    return j;
+}
+
+static double jnum(json_object *o, const char *a, const char *b, const char *c)
+{
+    json_object *v = o;
+    const char *keys[] = {a, b, c};
+    for (int i = 0; i < 3 && keys[i]; i++)
+        assert_true(json_object_object_get_ex(v, keys[i], &v));
+    return json_object_get_double(v);
+}
+
+static void png_has_the_requested_size(void **state)
+{
+    (void)state;
+    /* news.html at 1280x1024: the FIA is the page (shorter than 2 windows). */
+    glance_result *res = extract("news.html", 1280, 1024, GLANCE_METHOD_AUTO);
+    json_object *j = result_json(res);
+    double doc_h = jnum(j, "document", "h", NULL), fia_h = jnum(j, "gce", "fia", "h");
+    json_object_put(j);
+    image im = shoot(res, 0, 1, 0);
+    assert_int_equal(im.w, 1280);
+    assert_int_equal(im.h, (int)ceil(fia_h));
+    cairo_surface_destroy(im.s);
+    im = shoot(res, 1, 1, 0);
+    assert_int_equal(im.w, 1280);
+    assert_int_equal(im.h, (int)ceil(fmax(1024, doc_h)));
+    cairo_surface_destroy(im.s);
+    glance_result_free(res);
+
+    /* tall.html (3555 px) at 1920x1080: FIA 2 windows; full; full cut. */
+    res = extract("tall.html", 1920, 1080, GLANCE_METHOD_AUTO);
+    im = shoot(res, 0, 0, 0);
+    assert_true(im.w == 1920 && im.h == 2160);
+    cairo_surface_destroy(im.s);
+    im = shoot(res, 1, 0, 0);
+    assert_true(im.w == 1920 && im.h == 3555);
+    cairo_surface_destroy(im.s);
+    im = shoot(res, 1, 0, 1000);
+    assert_true(im.w == 1920 && im.h == 1000);
+    cairo_surface_destroy(im.s);
+    glance_result_free(res);
+}
+
+/* The bold outline of the answer runs along its box, just outside it. */
+static void answer_outline_at_its_box(void **state)
+{
+    (void)state;
+    glance_result *res = extract("news.html", 1920, 1080, GLANCE_METHOD_AUTO);
+    assert_int_equal(glance_result_status(res), GLANCE_OK);
+    glance_box b = glance_result_box(res);
+    image im = shoot(res, 1, 1, 0), plain = shoot(res, 1, 0, 0);
+    int hits = 0, total = 0;
+    for (int i = 1; i < 20; i++) {
+        int x = (int)(b.x + b.w * i / 20), y = (int)(b.y + b.h * i / 20);
+        int pts[4][2] = {{(int)b.x - 3, y}, {(int)(b.x + b.w) + 2, y}, {x, (int)b.y - 3},
+                         {x, (int)(b.y + b.h) + 2}};
+        for (int k = 0; k < 4; k++, total++)
+            hits += px(&im, pts[k][0], pts[k][1]) == ANSWER_RGB;
+    }
+    assert_true(hits >= total - 4);
+    /* Not inside it beyond the outline, and never on a plain screenshot. */
+    assert_int_not_equal(px(&im, (int)(b.x + b.w / 2), (int)(b.y + b.h / 2)), ANSWER_RGB);
+    int plain_hits = 0;
+    for (int y = 0; y < plain.h; y += 2)
+        for (int x = 0; x < plain.w; x += 2)
+            plain_hits += px(&plain, x, y) == ANSWER_RGB;
+    assert_int_equal(plain_hits, 0);
+    cairo_surface_destroy(im.s);
+    cairo_surface_destroy(plain.s);
+    glance_result_free(res);
+}
+
+/* Share of a 7x7 lattice inside cell (r, c) where `ok` holds. */
+static double cell_share(const image *over, const image *under, double cw, double ch, int r, int c,
+                         const double *rgb, double a)
+{
+    int good = 0, n = 0;
+    for (int i = 1; i <= 7; i++)
+        for (int k = 1; k <= 7; k++, n++) {
+            int x = (int)(c * cw + cw * k / 8), y = (int)(r * ch + ch * i / 8);
+            unsigned u = px(under, x, y), o = px(over, x, y);
+            good += rgb ? blended(u, o, rgb, a) : u == o;
+        }
+    return (double)good / n;
+}
+
+/* Excluded cells are tinted over the page, edge and dense-link cells each
+ * in their own colour; kept cells show the page as it is. */
+static void excluded_cells_shaded(void **state)
+{
+    (void)state;
+    glance_result *res = extract("news.html", 1920, 1080, GLANCE_METHOD_AUTO);
+    json_object *j = result_json(res), *grid, *excluded;
+    assert_true(json_object_object_get_ex(json_object_object_get(j, "gce"), "grid", &grid));
+    double cw = jnum(grid, "cell_w", NULL, NULL), ch = jnum(grid, "cell_h", NULL, NULL);
+    int rows = (int)jnum(grid, "rows", NULL, NULL), cols = (int)jnum(grid, "cols", NULL, NULL);
+    assert_true(json_object_object_get_ex(grid, "excluded", &excluded));
+    char *state_of = calloc((size_t)(rows * cols), 1);
+    for (size_t i = 0; i < json_object_array_length(excluded); i++) {
+        json_object *e = json_object_array_get_idx(excluded, i);
+        int r = (int)jnum(e, "row", NULL, NULL), c = (int)jnum(e, "col", NULL, NULL);
+        state_of[r * cols + c] = strcmp(json_object_get_string(json_object_object_get(e, "reason")),
+                                        "edge") == 0 ? 'e' : 'l';
+    }
+    image im = shoot(res, 0, 1, 0), plain = shoot(res, 0, 0, 0);
+    int edge = 0, link = 0, kept = 0;
+    for (int r = 0; r < rows; r++)
+        for (int c = 0; c < cols; c++) {
+            if ((r + 1) * ch > im.h)
+                continue;
+            /* The legend covers the top right corner (about 400 x 230). */
+            if (r * ch < 230 && (c + 1) * cw > im.w - 400)
+                continue;
+            char s = state_of[r * cols + c];
+            /* Most of a cell's points: the answer's outline and labels, the
+             * centres and candidates cross some cells. */
+            if (s == 'e') {
+                assert_true(cell_share(&im, &plain, cw, ch, r, c, EDGE_RGB, EDGE_A) > 0.6);
+                assert_true(cell_share(&im, &plain, cw, ch, r, c, LINK_RGB, LINK_A) < 0.1);
+                edge++;
+            } else if (s == 'l') {
+                assert_true(cell_share(&im, &plain, cw, ch, r, c, LINK_RGB, LINK_A) > 0.6);
+                assert_true(cell_share(&im, &plain, cw, ch, r, c, EDGE_RGB, EDGE_A) < 0.1);
+                link++;
+            } else {
+                assert_true(cell_share(&im, &plain, cw, ch, r, c, NULL, 0) > 0.6);
+                kept++;
+            }
+        }
+    /* news.html has all three: the ring, the rail of links, the story. */
+    assert_true(edge > 10 && link >= 3 && kept >= 3);
+    free(state_of);
+    json_object_put(j);
+    cairo_surface_destroy(im.s);
+    cairo_surface_destroy(plain.s);
+    glance_result_free(res);
+}
+
+/* The main content box is full of text on a plain screenshot. */
+static void text_inside_the_main_content(void **state)
+{
+    (void)state;
+    const char *pages[] = {"news.html", "news-ja.html", "news-ko.html", "tall.html"};
+    for (size_t p = 0; p < sizeof pages / sizeof pages[0]; p++) {
+        glance_result *res = extract(pages[p], 1920, 1080, GLANCE_METHOD_AUTO);
+        assert_int_equal(glance_result_status(res), GLANCE_OK);
+        glance_box b = glance_result_box(res);
+        image im = shoot(res, 0, 0, 0);
+        long ink = 0, area = 0;
+        for (int y = (int)b.y; y < (int)(b.y + b.h) && y < im.h; y++)
+            for (int x = (int)b.x; x < (int)(b.x + b.w); x++, area++) {
+                unsigned c = px(&im, x, y);
+                ink += ((c >> 16 & 255) + (c >> 8 & 255) + (c & 255)) < 3 * 110;
+            }
+        if (ink < area / 40)
+            fail_msg("%s: %ld dark pixels of %ld in the main content box", pages[p], ink, area);
+        cairo_surface_destroy(im.s);
+        glance_result_free(res);
+    }
+}
+
+/* A cut page ends in a dark band with the note; the uncut one goes on. */
+static void tall_page_cut_with_a_note(void **state)
+{
+    (void)state;
+    glance_result *res = extract("tall.html", 1920, 1080, GLANCE_METHOD_AUTO);
+    image cut = shoot(res, 1, 0, 1000), whole = shoot(res, 1, 0, 0);
+    long dark_cut = 0, dark_whole = 0, light_in_band = 0;
+    for (int y = 980; y < 1000; y++)
+        for (int x = 0; x < 1920; x++) {
+            unsigned a = px(&cut, x, y), b = px(&whole, x, y);
+            dark_cut += ((a >> 16 & 255) + (a >> 8 & 255) + (a & 255)) < 3 * 80;
+            dark_whole += ((b >> 16 & 255) + (b >> 8 & 255) + (b & 255)) < 3 * 80;
+            light_in_band += x < 400 && (a & 0xFFFFFF) == 0xFFFFFF; /* the note's white text */
+        }
+    assert_true(dark_cut > 20 * 1920 * 8 / 10);
+    assert_true(dark_whole < 20 * 1920 / 2);
+    assert_true(light_in_band > 50);
+    /* Above the band, the cut image is the page. */
+    for (int y = 100; y < 900; y += 50)
+        assert_int_equal(px(&cut, 960, y), px(&whole, 960, y));
+    cairo_surface_destroy(cut.s);
+    cairo_surface_destroy(whole.s);
+    glance_result_free(res);
+}
+
+/* The file holds the bytes the memory variant gives. */
+static void file_and_memory_agree(void **state)
+{
+    (void)state;
+    glance_result *res = extract("article-tag.html", 1280, 1024, GLANCE_METHOD_AUTO);
+    unsigned char *png;
+    size_t len;
+    assert_int_equal(glance_result_shot_png(res, NULL, &png, &len), GLANCE_OK);
+    char path[] = "/tmp/glance-shot-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(glance_result_shot(res, NULL, path), GLANCE_OK);
+    FILE *f = fopen(path, "rb");
+    unsigned char *back = malloc(len + 1);
+    size_t got = fread(back, 1, len + 1, f);
+    fclose(f);
+    unlink(path);
+    assert_int_equal(got, len);
+    assert_memory_equal(back, png, len);
+    free(back);
+    free(png);
+    /* A folder that does not exist: an I/O error, errno saying why. */
+    errno = 0;
+    assert_int_equal(glance_result_shot(res, NULL, "/nonexistent-dir/x.png"), GLANCE_EIO);
+    assert_int_equal(errno, ENOENT);
+    glance_result_free(res);
+}
+
+static void bad_requests(void **state)
+{
+    (void)state;
+    glance_result *res = NULL;
+    /* Never laid out: nothing to paint. */
+    assert_int_equal(glance_extract(ctx, "", 0, NULL, &res), GLANCE_EINPUT);
+    unsigned char *png = (unsigned char *)"x";
+    size_t len = 1;
+    assert_int_equal(glance_result_shot_png(res, NULL, &png, &len), GLANCE_EOPTION);
+    assert_null(png);
+    assert_int_equal(len, 0);
+    glance_result_free(res);
+    res = extract("short.html", 1920, 1080, GLANCE_METHOD_AUTO);
+    glance_shot_options so;
+    glance_shot_options_default(&so);
+    so.max_height = 0;
+    assert_int_equal(glance_result_shot_png(res, &so, &png, &len), GLANCE_EOPTION);
+    so.max_height = 40000;
+    assert_int_equal(glance_result_shot_png(res, &so, &png, &len), GLANCE_EOPTION);
+    glance_result_free(res);
+}
+
+/* When GCE finds nothing, its grid and centres are still worth seeing. */
+static void gce_failure_is_painted_too(void **state)
+{
+    (void)state;
+    glance_result *res = extract("gce-fails.html", 1920, 1080, GLANCE_METHOD_GCE);
+    assert_int_equal(glance_result_status(res), GLANCE_ENOCONTENT);
+    image im = shoot(res, 0, 1, 0), plain = shoot(res, 0, 0, 0);
+    json_object *j = result_json(res);
+    double cw = jnum(j, "gce", "grid", "cell_w"), ch = jnum(j, "gce", "grid", "cell_h");
+    json_object_put(j);
+    assert_true(cell_share(&im, &plain, cw, ch, 1, 0, EDGE_RGB, EDGE_A) > 0.8);
+    cairo_surface_destroy(im.s);
+    cairo_surface_destroy(plain.s);
+    glance_result_free(res);
+}
+
+/* Width and height from a PNG file's header; 0x0 when it is not one. */
+static void png_size(const char *path, int *w, int *h)
+{
+    unsigned char b[24] = {0};
+    FILE *f = fopen(path, "rb");
+    size_t n = f ? fread(b, 1, sizeof b, f) : 0;
+    if (f)
+        fclose(f);
+    *w = *h = 0;
+    if (n == 24 && memcmp(b, "\x89PNG\r\n\x1a\n", 8) == 0 && memcmp(b + 12, "IHDR", 4) == 0) {
+        *w = b[16] << 24 | b[17] << 16 | b[18] << 8 | b[19];
+        *h = b[20] << 24 | b[21] << 16 | b[22] << 8 | b[23];
+    }
+}
+
+/* The commands: glance shot writes the PNG and nothing on stdout; glance
+ * extract --shot prints the text and writes the PNG too. */
+static void shot_commands(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/glance-shotcli-XXXXXX", args[1024], png[600];
+    assert_non_null(mkdtemp(dir));
+    snprintf(png, sizeof png, "%s/news.png", dir);
+    snprintf(args, sizeof args, "shot --window 1280x1024 --full %s/news.html -o %s", FIXTURES_DIR, png);
+    run_out r = run_in(dir, args);
+    assert_int_equal(r.code, 0);
+    assert_string_equal(r.out, "");
+    assert_string_equal(r.err, "");
+    int w, h;
+    png_size(png, &w, &h);
+    assert_int_equal(w, 1280);
+    assert_true(h >= 1024);
+    run_free(&r);
+
+    snprintf(png, sizeof png, "%s/tall.png", dir);
+    snprintf(args, sizeof args, "extract --shot %s --full --max-height 900 --no-overlay %s/tall.html",
+             png, FIXTURES_DIR);
+    r = run_in(dir, args);
+    assert_int_equal(r.code, 0);
+    assert_true(strlen(r.out) > 500);
+    png_size(png, &w, &h);
+    assert_true(w == 1920 && h == 900);
+    run_free(&r);
+
+    /* No main content: the PNG is written all the same, exit 1. */
+    snprintf(png, sizeof png, "%s/fails.png", dir);
+    snprintf(args, sizeof args, "shot --method gce %s/gce-fails.html -o %s", FIXTURES_DIR, png);
+    r = run_in(dir, args);
+    assert_int_equal(r.code, 1);
+    png_size(png, &w, &h);
+    assert_true(w == 1920 && h == 1080);
+    run_free(&r);
+
+    /* Usage errors: no -o, a bad --max-height; an unwritable PNG: 4. */
+    const char *bad[] = {"shot %s/news.html", "shot --max-height 0 %s/news.html -o x.png",
+                         "shot --max-height 99999 %s/news.html -o x.png",
+                         "extract --max-height big --shot x.png %s/news.html"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(args, sizeof args, bad[i], FIXTURES_DIR);
+        r = run_in(dir, args);
+        if (r.code != 2)
+            fail_msg("'%s' gave exit %d, expected 2", args, r.code);
+        assert_true(strlen(r.err) > 0);
+        run_free(&r);
+    }
+    snprintf(args, sizeof args, "shot %s/news.html -o %s/no/such/dir.png", FIXTURES_DIR, dir);
+    r = run_in(dir, args);
+    assert_int_equal(r.code, 4);
+    assert_non_null(strstr(r.err, "cannot write"));
+    run_free(&r);
+    snprintf(args, sizeof args, "rm -rf %s", dir);
+    assert_int_equal(system(args), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(png_has_the_requested_size),
+        cmocka_unit_test(answer_outline_at_its_box),
+        cmocka_unit_test(excluded_cells_shaded),
+        cmocka_unit_test(text_inside_the_main_content),
+        cmocka_unit_test(tall_page_cut_with_a_note),
+        cmocka_unit_test(file_and_memory_agree),
+        cmocka_unit_test(bad_requests),
+        cmocka_unit_test(gce_failure_is_painted_too),
+        cmocka_unit_test(shot_commands),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
