@@ -295,7 +295,7 @@ static void usage(FILE *f)
     fputs("usage: glance COMMAND [options]\n"
           "\n"
           "commands:\n"
-          "  extract FILE|-   the main content of one page (glance extract --help)\n"
+          "  extract FILE|URL|-  the main content of one page (glance extract --help)\n"
           "  bench            accuracy and speed over a corpus (glance bench --help)\n"
           "  sweep            window sizes and GCE parameters over a corpus (glance sweep --help)\n",
           f);
