@@ -196,16 +196,18 @@ static xfer *xfer_new(net_session *s, const char *url, size_t limit, const char 
         free(x);
         return NULL;
     }
-    char h[256];
-    snprintf(h, sizeof h, "Accept: %s", accept);
-    struct curl_slist *l = curl_slist_append(NULL, h);
-    if (l)
-        x->headers = l;
-    snprintf(h, sizeof h, "Accept-Language: %s",
+    char accept_h[256], lang_h[256];
+    snprintf(accept_h, sizeof accept_h, "Accept: %s", accept);
+    snprintf(lang_h, sizeof lang_h, "Accept-Language: %s",
              s->o.accept_language ? s->o.accept_language : NET_ACCEPT_LANGUAGE);
-    if (!l || !(l = curl_slist_append(x->headers, h))) {
-        xfer_free(x);
-        return NULL;
+    const char *lines[] = {accept_h, lang_h};
+    for (int i = 0; i < 2; i++) {
+        struct curl_slist *l = curl_slist_append(x->headers, lines[i]);
+        if (!l) {
+            xfer_free(x);
+            return NULL;
+        }
+        x->headers = l;
     }
     x->limit = limit;
     x->public_only = s->o.public_only;
@@ -423,6 +425,8 @@ net_status net_fetch_page(net_session *s, const char *url, net_page *out, char *
                           size_t why_cap)
 {
     memset(out, 0, sizeof *out);
+    if (why_cap)
+        why[0] = '\0';
     if (s->o.offline) {
         snprintf(why, why_cap, "offline: the network is not used");
         return NET_EOFFLINE;

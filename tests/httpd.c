@@ -221,6 +221,11 @@ static void *accept_loop(void *arg)
 
 httpd *httpd_start(const httpd_route *routes, int n)
 {
+    return httpd_start_at("127.0.0.1", routes, n);
+}
+
+httpd *httpd_start_at(const char *ip, const httpd_route *routes, int n)
+{
     httpd *h = calloc(1, sizeof *h);
     if (!h)
         return NULL;
@@ -231,10 +236,9 @@ httpd *httpd_start(const httpd_route *routes, int n)
     struct sockaddr_in a;
     memset(&a, 0, sizeof a);
     a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     a.sin_port = 0; /* the kernel picks a free port */
     socklen_t alen = sizeof a;
-    if (h->listen_fd < 0 || bind(h->listen_fd, (struct sockaddr *)&a, sizeof a) != 0 ||
+    if (h->listen_fd < 0 || inet_pton(AF_INET, ip, &a.sin_addr) != 1 || bind(h->listen_fd, (struct sockaddr *)&a, sizeof a) != 0 ||
         listen(h->listen_fd, 64) != 0 || getsockname(h->listen_fd, (struct sockaddr *)&a, &alen) != 0 ||
         pipe2(h->stop_pipe, O_CLOEXEC) != 0) {
         if (h->listen_fd >= 0)

@@ -26,6 +26,8 @@ typedef struct httpd httpd;
 /* The routes are borrowed: they must outlive the server. A path that no
  * route has gets 404. NULL when the server cannot start. */
 httpd *httpd_start(const httpd_route *routes, int n);
+/* The same on another IPv4 address of this machine (dotted quad). */
+httpd *httpd_start_at(const char *ip, const httpd_route *routes, int n);
 int httpd_port(const httpd *h);
 /* Stops accepting, wakes waiting answers, joins every thread, frees. */
 void httpd_stop(httpd *h);

@@ -1,8 +1,9 @@
 /* net/ on its own: the scan that finds a page's stylesheets, URL
- * resolution, the address policy's table, and the policy at work on a
- * real connection attempt (127.0.0.1 through the tests' server; 10.0.0.1
- * in a network namespace of its own, where no packet can leave the
- * machine even if the policy failed). */
+ * resolution, the address policy's table, and the policy at work on real
+ * connection attempts: 127.0.0.1 through the tests' server; 10.0.0.1, and
+ * redirects from a "public" host to 127.0.0.1 and 10.0.0.1, in a network
+ * namespace of the test's own, where no packet can leave the machine even
+ * if the policy failed. */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -14,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -225,6 +228,122 @@ static void policy_refuses_private(void **state)
     assert_int_equal(WEXITSTATUS(ws), NET_EADDR);
 }
 
+/* A network namespace of the calling process's own, with its loopback up
+ * and, when `ip` is set, that address on it too: an address that exists
+ * only inside this namespace, so a "public" host can be played with no
+ * packet ever leaving the machine. 0, or -1 when namespaces are not
+ * allowed here. */
+static int isolated_net(const char *ip)
+{
+    if (unshare(CLONE_NEWNET) != 0)
+        return -1;
+    int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    struct ifreq ifr;
+    memset(&ifr, 0, sizeof ifr);
+    snprintf(ifr.ifr_name, sizeof ifr.ifr_name, "lo");
+    if (fd < 0 || ioctl(fd, SIOCGIFFLAGS, &ifr) != 0)
+        return -1;
+    ifr.ifr_flags |= IFF_UP;
+    if (ioctl(fd, SIOCSIFFLAGS, &ifr) != 0)
+        return -1;
+    if (ip) {
+        memset(&ifr, 0, sizeof ifr);
+        snprintf(ifr.ifr_name, sizeof ifr.ifr_name, "lo:1");
+        struct sockaddr_in sin;
+        memset(&sin, 0, sizeof sin);
+        sin.sin_family = AF_INET;
+        inet_pton(AF_INET, ip, &sin.sin_addr);
+        memcpy(&ifr.ifr_addr, &sin, sizeof sin);
+        if (ioctl(fd, SIOCSIFADDR, &ifr) != 0)
+            return -1;
+    }
+    close(fd);
+    return 0;
+}
+
+static net_status fetch_status(const char *url, int public_only, char **body)
+{
+    net_opts o = quick_opts(public_only);
+    net_session *s = net_session_new(&o);
+    net_page p;
+    char why[512];
+    net_status st = net_fetch_page(s, url, &p, why, sizeof why);
+    if (st != NET_OK)
+        fprintf(stderr, "# %s: %s\n", url, why);
+    if (body)
+        *body = p.body ? strdup(p.body) : NULL;
+    net_page_free(&p);
+    net_session_free(s);
+    return st;
+}
+
+/* The child: a public host (1.2.3.4, in the namespace only) that
+ * redirects to 127.0.0.1 and to 10.0.0.1. The exit code says what
+ * went wrong (0: nothing). */
+static void redirect_child(void)
+{
+    if (isolated_net("1.2.3.4") != 0)
+        _exit(100);
+    httpd_route inner[] = {{.path = "/secret", .body = "internal"}};
+    httpd *in = httpd_start(inner, 1);
+    if (!in)
+        _exit(101);
+    char loc[128];
+    snprintf(loc, sizeof loc, "Location: http://127.0.0.1:%d/secret\r\n", httpd_port(in));
+    httpd_route outer[] = {
+        {.path = "/go", .status = 302, .headers = loc},
+        {.path = "/private", .status = 302, .headers = "Location: http://10.0.0.1/\r\n"},
+        {.path = "/page", .body = "public"},
+    };
+    httpd *out = httpd_start_at("1.2.3.4", outer, 3);
+    if (!out)
+        _exit(101);
+    char url[128], *body = NULL;
+    int code = 0;
+    /* The public host itself is allowed. */
+    snprintf(url, sizeof url, "http://1.2.3.4:%d/page", httpd_port(out));
+    if (fetch_status(url, 1, &body) != NET_OK || !body || strcmp(body, "public") != 0)
+        code = 1;
+    free(body);
+    /* Without the policy the redirect reaches 127.0.0.1 (the set-up works)... */
+    snprintf(url, sizeof url, "http://1.2.3.4:%d/go", httpd_port(out));
+    if (!code && (fetch_status(url, 0, &body) != NET_OK || !body || strcmp(body, "internal") != 0))
+        code = 2;
+    free(body);
+    /* ... with it, the redirect is refused before connecting. */
+    int before = httpd_hits(in, "/secret");
+    if (!code && fetch_status(url, 1, NULL) != NET_EADDR)
+        code = 3;
+    if (!code && (httpd_hits(out, "/go") != 2 || httpd_hits(in, "/secret") != before))
+        code = 4;
+    snprintf(url, sizeof url, "http://1.2.3.4:%d/private", httpd_port(out));
+    if (!code && fetch_status(url, 1, NULL) != NET_EADDR)
+        code = 5;
+    httpd_stop(out);
+    httpd_stop(in);
+    _exit(code);
+}
+
+static void policy_checks_every_redirect(void **state)
+{
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0)
+        redirect_child();
+    int ws;
+    assert_int_equal(waitpid(pid, &ws, 0), pid);
+    assert_true(WIFEXITED(ws));
+    if (WEXITSTATUS(ws) == 100)
+        skip(); /* no network namespace here (not root) */
+    static const char *const what[] = {
+        "", "the public host was not reached", "without the policy the redirect was not followed",
+        "the redirect to 127.0.0.1 was not refused", "the refused redirect reached a server",
+        "the redirect to 10.0.0.1 was not refused"};
+    int c = WEXITSTATUS(ws);
+    if (c != 0)
+        fail_msg("%s (child exit %d)", c < 6 ? what[c] : "set-up failed", c);
+}
+
 static void schemes_other_than_http_refused(void **state)
 {
     const char *urls[] = {"file:///etc/passwd", "ftp://127.0.0.1/x", "gopher://127.0.0.1/",
@@ -260,6 +379,7 @@ int main(void)
         cmocka_unit_test(address_table),
         cmocka_unit_test(policy_refuses_loopback),
         cmocka_unit_test(policy_refuses_private),
+        cmocka_unit_test(policy_checks_every_redirect),
         cmocka_unit_test(schemes_other_than_http_refused),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
