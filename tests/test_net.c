@@ -19,6 +19,7 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -344,6 +345,50 @@ static void policy_checks_every_redirect(void **state)
         fail_msg("%s (child exit %d)", c < 6 ? what[c] : "set-up failed", c);
 }
 
+/* A server that never accepts: its accept queue (backlog 0) is filled by
+ * two idle connections, after which the kernel drops new SYNs and a
+ * client's connect hangs. The connect timeout, not the total one, ends it. */
+static void connect_timeout_applies(void **state)
+{
+    int l = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    struct sockaddr_in a;
+    memset(&a, 0, sizeof a);
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t alen = sizeof a;
+    assert_int_equal(bind(l, (struct sockaddr *)&a, sizeof a), 0);
+    assert_int_equal(listen(l, 0), 0);
+    assert_int_equal(getsockname(l, (struct sockaddr *)&a, &alen), 0);
+    int fill[2];
+    for (int i = 0; i < 2; i++) {
+        fill[i] = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+        connect(fill[i], (struct sockaddr *)&a, sizeof a);
+    }
+    usleep(100 * 1000); /* let both handshakes land in the queue */
+    char url[128], why[512];
+    snprintf(url, sizeof url, "http://127.0.0.1:%d/", ntohs(a.sin_port));
+    net_opts o = quick_opts(0);
+    o.connect_timeout_ms = 300;
+    o.timeout_ms = 5000;
+    net_session *s = net_session_new(&o);
+    net_page p;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    net_status st = net_fetch_page(s, url, &p, why, sizeof why);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6;
+    net_page_free(&p);
+    net_session_free(s);
+    for (int i = 0; i < 2; i++)
+        close(fill[i]);
+    close(l);
+    if (st != NET_ETIMEOUT)
+        fail_msg("status %d (%s), expected a timeout", st, why);
+    assert_non_null(strstr(why, "onnect")); /* curl's "Connection timed out after ..." */
+    if (ms > 2500)
+        fail_msg("gave up after %.0f ms on a 300 ms connect timeout", ms);
+}
+
 static void schemes_other_than_http_refused(void **state)
 {
     const char *urls[] = {"file:///etc/passwd", "ftp://127.0.0.1/x", "gopher://127.0.0.1/",
@@ -380,6 +425,7 @@ int main(void)
         cmocka_unit_test(policy_refuses_loopback),
         cmocka_unit_test(policy_refuses_private),
         cmocka_unit_test(policy_checks_every_redirect),
+        cmocka_unit_test(connect_timeout_applies),
         cmocka_unit_test(schemes_other_than_http_refused),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
