@@ -495,38 +495,38 @@ net_status net_fetch_many(net_session *s, net_fetch_job *jobs, int n)
 {
     if (n == 0)
         return NET_OK;
-    xfer **xs = calloc((size_t)n, sizeof *xs);
-    if (!xs)
+    xfer **xs = calloc((size_t)n, sizeof *xs); /* per job; NULL: not started */
+    xfer **run_list = calloc((size_t)n, sizeof *run_list);
+    if (!xs || !run_list) {
+        free(xs);
+        free(run_list);
         return NET_ENOMEM;
+    }
     long left = net_session_left_ms(s);
     net_status st = NET_OK;
     int k = 0;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n && st == NET_OK; i++) {
         net_fetch_job *j = &jobs[i];
         j->status = NET_OK;
         if (s->o.offline) {
             j->status = NET_EOFFLINE;
             snprintf(j->why, sizeof j->why, "offline: the network is not used");
-            continue;
-        }
-        if (left == 0) {
+        } else if (left == 0) {
             j->status = NET_ETIMEOUT;
             snprintf(j->why, sizeof j->why, "timed out: the time budget ran out before it");
-            continue;
-        }
-        if (!(xs[k] = xfer_new(s, j->url, j->limit, j->accept, left))) {
+        } else if (!(xs[i] = xfer_new(s, j->url, j->limit, j->accept, left))) {
             st = NET_ENOMEM;
-            break;
+        } else {
+            run_list[k++] = xs[i];
         }
-        j->priv = k++;
     }
     if (st == NET_OK)
-        st = run(s, xs, k);
+        st = run(s, run_list, k);
     for (int i = 0; st == NET_OK && i < n; i++) {
         net_fetch_job *j = &jobs[i];
-        if (j->status != NET_OK)
+        xfer *x = xs[i];
+        if (!x)
             continue;
-        xfer *x = xs[j->priv];
         j->status = outcome(x, &s->o, j->why, sizeof j->why);
         j->ms = x->ms;
         char *ct = NULL;
@@ -540,9 +540,10 @@ net_status net_fetch_many(net_session *s, net_fetch_job *jobs, int n)
                 st = NET_ENOMEM;
         }
     }
-    for (int i = 0; i < k; i++)
+    for (int i = 0; i < n; i++)
         xfer_free(xs[i]);
     free(xs);
+    free(run_list);
     return st;
 }
 

@@ -15,7 +15,6 @@ typedef struct net_fetch_job {
     size_t len;
     char *charset;      /* out: of the Content-Type; malloc'd or NULL */
     double ms;
-    int priv;
 } net_fetch_job;
 
 /* Runs the jobs in parallel through the session's multi handle, until all

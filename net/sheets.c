@@ -141,7 +141,7 @@ static int add_ref(void *ud, const char *raw)
     return 0;
 }
 
-/* Fetches the sheets of round `round` that are still to fetch. */
+/* Fetches the sheets [first, last) that are still to fetch, together. */
 static net_status fetch_round(net_session *s, builder *b, int first, int last)
 {
     net_sheets *t = b->t;
@@ -151,8 +151,12 @@ static net_status fetch_round(net_session *s, builder *b, int first, int last)
     if (n == 0)
         return NET_OK;
     net_fetch_job *jobs = calloc((size_t)n, sizeof *jobs);
-    if (!jobs)
+    int *sheet_of = malloc((size_t)n * sizeof *sheet_of);
+    if (!jobs || !sheet_of) {
+        free(jobs);
+        free(sheet_of);
         return NET_ENOMEM;
+    }
     int k = 0;
     for (int i = first; i < last; i++) {
         if (t->sheets[i].error)
@@ -160,20 +164,11 @@ static net_status fetch_round(net_session *s, builder *b, int first, int last)
         jobs[k].url = t->sheets[i].url;
         jobs[k].limit = b->o->max_css_bytes;
         jobs[k].accept = "text/css,*/*;q=0.1";
-        jobs[k].priv = i;
-        k++;
+        sheet_of[k++] = i;
     }
-    /* net_fetch_many uses priv for itself: keep the sheet indexes apart. */
-    int *idx = malloc((size_t)n * sizeof *idx);
-    if (!idx) {
-        free(jobs);
-        return NET_ENOMEM;
-    }
-    for (int i = 0; i < n; i++)
-        idx[i] = jobs[i].priv;
     net_status st = net_fetch_many(s, jobs, n);
     for (int i = 0; i < n; i++) {
-        net_sheet *sh = &t->sheets[idx[i]];
+        net_sheet *sh = &t->sheets[sheet_of[i]];
         sh->ms = jobs[i].ms;
         sh->charset = jobs[i].charset;
         if (st == NET_OK && jobs[i].status == NET_OK) {
@@ -185,7 +180,7 @@ static net_status fetch_round(net_session *s, builder *b, int first, int last)
                 st = NET_ENOMEM;
         }
     }
-    free(idx);
+    free(sheet_of);
     free(jobs);
     return st;
 }
