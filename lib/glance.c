@@ -425,6 +425,8 @@ glance_status glance_extract_url(glance_context *ctx, const char *url,
     res->content_type = page.content_type;
     page.url = page.content_type = NULL;
     if (ps != NET_OK) {
+        if (ps == NET_ETOOBIG)
+            snprintf(why + strlen(why), sizeof why - strlen(why), " (max_input_bytes)");
         /* Say where it went wrong when a redirect took it elsewhere. */
         if (res->final_url && strcmp(res->final_url, url) != 0 && ps != NET_EOFFLINE) {
             size_t n = strlen(why);

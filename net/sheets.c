@@ -176,6 +176,9 @@ static net_status fetch_round(net_session *s, builder *b, int first, int last)
             sh->len = jobs[i].len;
         } else {
             free(jobs[i].body);
+            if (st == NET_OK && jobs[i].status == NET_ETOOBIG)
+                snprintf(jobs[i].why + strlen(jobs[i].why), sizeof jobs[i].why - strlen(jobs[i].why),
+                         " (max_css_bytes)");
             if (!(sh->error = strdup(st == NET_OK ? jobs[i].why : "out of memory")))
                 st = NET_ENOMEM;
         }
