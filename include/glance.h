@@ -40,7 +40,15 @@ typedef enum glance_status {
     GLANCE_EIO = 5,        /* a file could not be read */
     GLANCE_ENOMEM = 6,     /* out of memory */
     GLANCE_ELAYOUT = 7,    /* the layout engine could not build the page */
-    GLANCE_EFONTS = 8      /* no usable font is installed */
+    GLANCE_EFONTS = 8,     /* no usable font is installed */
+    /* Pages from URLs (glance_extract_url) */
+    GLANCE_EURL = 9,       /* not an http or https URL (or a redirect to another scheme) */
+    GLANCE_EFETCH = 10,    /* the page could not be fetched: DNS, connection, TLS, an
+                              HTTP error status */
+    GLANCE_ETIMEOUT = 11,  /* connect_timeout_ms or timeout_ms passed */
+    GLANCE_EADDR = 12,     /* public_only refused the address the host resolved to */
+    GLANCE_EREDIRECTS = 13, /* more than max_redirects redirects */
+    GLANCE_EOFFLINE = 14   /* a URL, but the options say offline */
 } glance_status;
 
 /* A short English description of a status ("no main content found"). */
@@ -96,6 +104,21 @@ typedef struct glance_options {
     int max_depth;               /* element nesting; default 512 */
     size_t max_css_bytes;        /* one stylesheet; default 4 MiB */
     int max_stylesheets;         /* linked stylesheets loaded; default 64 */
+    /* The network (glance_extract_url; remote stylesheets of any page).
+     * max_input_bytes bounds a fetched page (decompressed), max_css_bytes and
+     * max_stylesheets its stylesheets. */
+    int offline;                 /* 1: never touch the network: URLs are refused
+                                    (GLANCE_EOFFLINE), remote stylesheets skipped
+                                    at once; default 0 */
+    int public_only;             /* 1: connect only to public addresses: loopback,
+                                    private, link-local, multicast and reserved ones
+                                    are refused after DNS and on every redirect (for
+                                    a server fetching for strangers); default 0 */
+    long connect_timeout_ms;     /* one connection; default 10000 */
+    long timeout_ms;             /* the page and its stylesheets in all; default 30000 */
+    int max_redirects;           /* default 10 */
+    const char *user_agent;      /* NULL: a desktop browser's */
+    const char *accept_language; /* NULL: "en-US,en;q=0.9,*;q=0.5" */
 } glance_options;
 
 void glance_options_default(glance_options *opts);
@@ -121,6 +144,16 @@ glance_status glance_extract(glance_context *ctx, const char *html, size_t len,
  * resolve against the file's folder unless opts->base_dir is set. */
 glance_status glance_extract_file(glance_context *ctx, const char *path,
                                   const glance_options *opts, glance_result **out);
+
+/* The same for a page on the web: fetches `url` (http or https; redirects
+ * followed) and the stylesheets it links and imports, in parallel, within
+ * timeout_ms, reads it in its charset (Content-Type, <meta>, or detected),
+ * and extracts. A stylesheet that fails is skipped and reported
+ * (glance_result_stylesheet), never fatal; a page that fails gives its own
+ * status (GLANCE_EURL ... GLANCE_EOFFLINE, GLANCE_ETOOBIG over
+ * max_input_bytes) with the reason in glance_result_message. */
+glance_status glance_extract_url(glance_context *ctx, const char *url,
+                                 const glance_options *opts, glance_result **out);
 
 /* Runs GCE again on the page `res` already laid out, with other GCE
  * parameters (grid, alpha, beta, dw, ...), replacing the result's content,
@@ -170,6 +203,18 @@ typedef struct glance_timings {
 } glance_timings;
 
 glance_timings glance_result_timings(const glance_result *res);
+
+/* Where the page came from: the URL after redirects (NULL for a page not
+ * fetched), and the charset it was read in ("UTF-8", "SHIFT_JIS", ...) with
+ * what said so: "bom", "http", "meta", "detected" or "utf-8". */
+const char *glance_result_url(const glance_result *res);
+const char *glance_result_charset(const glance_result *res, const char **from);
+
+/* The remote stylesheets the page asked for: how many, and for each its
+ * URL, with *error NULL when it was fetched, else why it was skipped
+ * ("HTTP 404", "timed out: ..."). NULL past the end. */
+int glance_result_stylesheet_count(const glance_result *res);
+const char *glance_result_stylesheet(const glance_result *res, int i, const char **error);
 
 /* Everything as one JSON object: title, text, html, the chosen node's
  * XPath and box, the window and document size, the FIA, the grid and its

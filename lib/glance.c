@@ -14,6 +14,7 @@
 #include "gce/gce.h"
 #include "lib/input.h"
 #include "lib/result.h"
+#include "net/net.h"
 #include "render/render.h"
 
 struct glance_context {
@@ -40,6 +41,12 @@ const char *glance_strerror(glance_status status)
     case GLANCE_ENOMEM: return "out of memory";
     case GLANCE_ELAYOUT: return "layout failed";
     case GLANCE_EFONTS: return "no usable font installed";
+    case GLANCE_EURL: return "not an http or https URL";
+    case GLANCE_EFETCH: return "could not fetch the page";
+    case GLANCE_ETIMEOUT: return "timed out fetching the page";
+    case GLANCE_EADDR: return "address refused: not a public address";
+    case GLANCE_EREDIRECTS: return "too many redirects";
+    case GLANCE_EOFFLINE: return "offline: the network is not used";
     }
     return "unknown status";
 }
@@ -89,6 +96,9 @@ void glance_options_default(glance_options *o)
     o->max_depth = 512;
     o->max_css_bytes = (size_t)4 << 20;
     o->max_stylesheets = 64;
+    o->connect_timeout_ms = 10000;
+    o->timeout_ms = 30000;
+    o->max_redirects = 10;
 }
 
 glance_context *glance_context_new(void)
@@ -96,6 +106,11 @@ glance_context *glance_context_new(void)
     glance_context *ctx = calloc(1, sizeof *ctx);
     if (!ctx)
         return NULL;
+    /* libcurl's set-up is reference-counted; each context holds one. */
+    if (net_global_init() != 0) {
+        free(ctx);
+        return NULL;
+    }
     ctx->fonts = fonts_lib_new();
     ctx->render = ctx->fonts ? render_engine_new(ctx->fonts) : NULL;
     if (!ctx->render) {
@@ -111,6 +126,7 @@ void glance_context_free(glance_context *ctx)
         return;
     render_engine_free(ctx->render);
     fonts_lib_free(ctx->fonts);
+    net_global_cleanup();
     free(ctx);
 }
 
@@ -146,8 +162,14 @@ static int options_valid(const glance_options *o, char *why, size_t cap)
         snprintf(why, cap, "link_area_min_cells %g: must be 0 or more", o->link_area_min_cells);
     else if (!isfinite(o->link_text_page_share) || o->link_text_page_share <= 0)
         snprintf(why, cap, "link_text_page_share %g: must be over 0", o->link_text_page_share);
-    else if (o->max_input_bytes == 0 || o->max_depth < 1)
+    else if (o->max_input_bytes == 0 || o->max_depth < 1 || o->max_css_bytes == 0 ||
+             o->max_stylesheets < 0)
         snprintf(why, cap, "limits must be positive");
+    else if (o->connect_timeout_ms <= 0 || o->timeout_ms <= 0)
+        snprintf(why, cap, "timeouts must be positive (connect_timeout_ms %ld, timeout_ms %ld)",
+                 o->connect_timeout_ms, o->timeout_ms);
+    else if (o->max_redirects < 0)
+        snprintf(why, cap, "max_redirects %d: must be 0 or more", o->max_redirects);
     else
         return 1;
     return 0;
@@ -190,50 +212,129 @@ static glance_status finish(glance_result *res, glance_status st, double t0)
 
 static glance_status run_extract(glance_result *res, const glance_options *opts);
 
-glance_status glance_extract(glance_context *ctx, const char *html, size_t len,
-                             const glance_options *opts, glance_result **out)
+static void to_net_opts(const glance_options *o, net_opts *n)
 {
-    double t0 = now_ms();
-    *out = NULL;
-    glance_result *res = result_new();
-    if (!res)
+    memset(n, 0, sizeof *n);
+    n->offline = o->offline;
+    n->public_only = o->public_only;
+    n->connect_timeout_ms = o->connect_timeout_ms;
+    n->timeout_ms = o->timeout_ms;
+    n->max_page_bytes = o->max_input_bytes;
+    n->max_css_bytes = o->max_css_bytes;
+    n->max_stylesheets = o->max_stylesheets;
+    n->max_redirects = o->max_redirects;
+    n->user_agent = o->user_agent;
+    n->accept_language = o->accept_language;
+}
+
+static glance_status from_net(net_status s)
+{
+    switch (s) {
+    case NET_OK: return GLANCE_OK;
+    case NET_ENOMEM: return GLANCE_ENOMEM;
+    case NET_EURL: return GLANCE_EURL;
+    case NET_EOFFLINE: return GLANCE_EOFFLINE;
+    case NET_EADDR: return GLANCE_EADDR;
+    case NET_EFETCH: break;
+    case NET_ETIMEOUT: return GLANCE_ETIMEOUT;
+    case NET_ETOOBIG: return GLANCE_ETOOBIG;
+    case NET_EREDIRECTS: return GLANCE_EREDIRECTS;
+    }
+    return GLANCE_EFETCH;
+}
+
+/* render/ asks here for the stylesheets net/ fetched. */
+static int css_lookup(void *ud, const char *ref, const char *from, const char **css, size_t *len,
+                      const char **url)
+{
+    const net_sheet *s = net_sheets_find(ud, ref, from);
+    if (!s)
+        return 0;
+    *css = s->css;
+    *len = s->len;
+    *url = s->url;
+    return 1;
+}
+
+/* Fetches the remote stylesheets of `utf8` into res->sheets (through
+ * `ns`, or a session of its own) and makes their texts UTF-8. */
+static glance_status fetch_sheets(glance_result *res, const char *utf8, const glance_options *opts,
+                                  net_session *ns, const char *page_url)
+{
+    net_session *own = NULL;
+    if (!ns) {
+        net_opts no;
+        to_net_opts(opts, &no);
+        if (!(ns = own = net_session_new(&no)))
+            return GLANCE_ENOMEM;
+    }
+    net_status st = net_fetch_sheets(ns, utf8, strlen(utf8), page_url, &res->sheets);
+    net_session_free(own);
+    if (st != NET_OK)
         return GLANCE_ENOMEM;
-    *out = res;
-    glance_options defaults;
-    if (!opts) {
-        glance_options_default(&defaults);
-        opts = &defaults;
+    for (int i = 0; i < res->sheets.n_sheets; i++) {
+        net_sheet *sh = &res->sheets.sheets[i];
+        if (!sh->css)
+            continue;
+        size_t n;
+        char *u = input_css_to_utf8(sh->css, sh->len, sh->charset, res->charset.name, &n);
+        if (!u)
+            return GLANCE_ENOMEM;
+        free(sh->css);
+        sh->css = u;
+        sh->len = n;
     }
+    return GLANCE_OK;
+}
+
+/* The page's bytes, from a caller, a file or the network, to the result:
+ * made UTF-8, its remote stylesheets fetched (unless offline), laid out,
+ * extracted. `ns` and `page_url` are the session and URL the page came
+ * from (NULL: not from the network); `http_charset` its Content-Type's. */
+static glance_status extract_page(glance_context *ctx, glance_result *res, const char *html,
+                                  size_t len, const glance_options *opts, net_session *ns,
+                                  const char *page_url, const char *http_charset)
+{
     char why[256];
-    if (!ctx || (!html && len)) {
-        result_set_message(res, "no context or no input buffer");
-        return finish(res, GLANCE_EOPTION, t0);
-    }
-    if (!options_valid(opts, why, sizeof why)) {
-        result_set_message(res, why);
-        return finish(res, GLANCE_EOPTION, t0);
-    }
     res->window_w = opts->window_w;
     res->window_h = opts->window_h;
 
     char *utf8 = NULL;
-    glance_status st = input_to_utf8(html, len, opts->max_input_bytes, &utf8, why, sizeof why);
+    glance_status st = input_to_utf8(html, len, opts->max_input_bytes, http_charset, &utf8,
+                                     &res->charset, why, sizeof why);
     if (st != GLANCE_OK) {
         result_set_message(res, why);
-        return finish(res, st, t0);
+        return st;
+    }
+    if (!opts->offline) {
+        double tf = now_ms();
+        st = fetch_sheets(res, utf8, opts, ns, page_url);
+        res->fetch_ms += now_ms() - tf;
+        if (st != GLANCE_OK) {
+            free(utf8);
+            return st;
+        }
     }
 
     render_opts ro = {
         .window_w = opts->window_w,
         .window_h = opts->window_h,
-        .base_dir = opts->base_dir,
+        /* A page from the web reads no local file. */
+        .base_dir = page_url ? NULL : opts->base_dir,
         .max_css_bytes = opts->max_css_bytes,
         .max_stylesheets = opts->max_stylesheets,
         .max_depth = opts->max_depth,
         .plain_litehtml = !opts->flex_grid,
+        .css_lookup = res->sheets.n_sheets ? css_lookup : NULL,
+        .css_lookup_ud = &res->sheets,
     };
     render_status rs = render_load(ctx->render, utf8, &ro, &res->rdoc, &res->rstats);
     free(utf8);
+    /* litehtml keeps its own copy of what it parsed. */
+    for (int i = 0; i < res->sheets.n_sheets; i++) {
+        free(res->sheets.sheets[i].css);
+        res->sheets.sheets[i].css = NULL;
+    }
     res->timings.parse_ms = res->rstats.parse_ms;
     res->timings.layout_ms = res->rstats.layout_ms + res->rstats.dom_ms;
     if (rs != RENDER_OK) {
@@ -242,14 +343,105 @@ glance_status glance_extract(glance_context *ctx, const char *html, size_t len,
         else
             snprintf(why, sizeof why, "%s", glance_strerror(from_render(rs)));
         result_set_message(res, why);
-        return finish(res, from_render(rs), t0);
+        return from_render(rs);
     }
     res->dom = render_doc_dom(res->rdoc);
     res->title = extract_title(res->dom);
     if (!res->title)
-        return finish(res, GLANCE_ENOMEM, t0);
+        return GLANCE_ENOMEM;
 
-    return finish(res, run_extract(res, opts), t0);
+    return run_extract(res, opts);
+}
+
+/* A new result for `out`, the options to use (the defaults for NULL), and
+ * whether they are valid; the status to return at once, or GLANCE_OK. */
+static glance_status begin(glance_context *ctx, const glance_options **opts,
+                           glance_options *defaults, glance_result **out)
+{
+    *out = result_new();
+    if (!*out)
+        return GLANCE_ENOMEM;
+    if (!*opts) {
+        glance_options_default(defaults);
+        *opts = defaults;
+    }
+    char why[256];
+    if (!ctx) {
+        result_set_message(*out, "no context");
+        return GLANCE_EOPTION;
+    }
+    if (!options_valid(*opts, why, sizeof why)) {
+        result_set_message(*out, why);
+        return GLANCE_EOPTION;
+    }
+    return GLANCE_OK;
+}
+
+glance_status glance_extract(glance_context *ctx, const char *html, size_t len,
+                             const glance_options *opts, glance_result **out)
+{
+    double t0 = now_ms();
+    glance_options defaults;
+    glance_status st = begin(ctx, &opts, &defaults, out);
+    if (!*out)
+        return st;
+    if (st == GLANCE_OK && !html && len) {
+        result_set_message(*out, "no input buffer");
+        st = GLANCE_EOPTION;
+    }
+    if (st == GLANCE_OK)
+        st = extract_page(ctx, *out, html, len, opts, NULL, NULL, NULL);
+    return finish(*out, st, t0);
+}
+
+glance_status glance_extract_url(glance_context *ctx, const char *url,
+                                 const glance_options *opts, glance_result **out)
+{
+    double t0 = now_ms();
+    glance_options defaults;
+    glance_status st = begin(ctx, &opts, &defaults, out);
+    if (!*out)
+        return st;
+    glance_result *res = *out;
+    if (st == GLANCE_OK && !url) {
+        result_set_message(res, "no URL");
+        st = GLANCE_EOPTION;
+    }
+    if (st != GLANCE_OK)
+        return finish(res, st, t0);
+    if (!(res->url = strdup(url)))
+        return finish(res, GLANCE_ENOMEM, t0);
+    net_opts no;
+    to_net_opts(opts, &no);
+    net_session *ns = net_session_new(&no);
+    if (!ns)
+        return finish(res, GLANCE_ENOMEM, t0);
+    net_page page;
+    char why[512];
+    double tf = now_ms();
+    net_status ps = net_fetch_page(ns, url, &page, why, sizeof why);
+    res->fetch_ms = now_ms() - tf;
+    res->http_status = page.http_status;
+    res->redirects = page.redirects;
+    res->final_url = page.url;
+    res->content_type = page.content_type;
+    page.url = page.content_type = NULL;
+    if (ps != NET_OK) {
+        if (ps == NET_ETOOBIG)
+            snprintf(why + strlen(why), sizeof why - strlen(why), " (max_input_bytes)");
+        /* Say where it went wrong when a redirect took it elsewhere. */
+        if (res->final_url && strcmp(res->final_url, url) != 0 && ps != NET_EOFFLINE) {
+            size_t n = strlen(why);
+            snprintf(why + n, sizeof why - n, " (at %s)", res->final_url);
+        }
+        result_set_message(res, why);
+        st = from_net(ps);
+    } else {
+        st = extract_page(ctx, res, page.body, page.len, opts, ns, res->final_url, page.charset);
+    }
+    net_page_free(&page);
+    net_session_free(ns);
+    return finish(res, st, t0);
 }
 
 static glance_status run_gce(glance_result *res, const glance_options *opts);

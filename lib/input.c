@@ -9,6 +9,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <uchardet/uchardet.h>
+
 glance_status input_read_file(const char *path, size_t limit, char **buf, size_t *len,
                               char *why, size_t why_cap)
 {
@@ -180,12 +182,70 @@ static int valid_utf8(const unsigned char *b, size_t len)
     return 1;
 }
 
-/* The charset a page declares in its first 1024 bytes (as browsers' prescan
- * looks): <meta charset="..."> or <meta http-equiv content="...; charset=...">.
- * Labels are mapped as the WHATWG Encoding standard maps them where iconv's
- * name differs (latin1 is really windows-1252, Shift_JIS is CP932, GB2312
- * is GB18030's subset, EUC-KR is CP949). 0 when none or UTF-8. */
-static int declared_charset(const unsigned char *b, size_t len, char *enc, size_t cap)
+/* The bytes as UTF-8: a NUL or a byte that is not well-formed UTF-8
+ * becomes U+FFFD. Malloc'd, NUL-terminated; NULL when out of memory. */
+static char *utf8_or_replacement(const unsigned char *b, size_t len, size_t *out_len)
+{
+    /* Worst case every byte becomes U+FFFD (3 bytes). */
+    if (len > ((size_t)-1 - 1) / 3)
+        return NULL;
+    char *o = malloc(len * 3 + 1);
+    if (!o)
+        return NULL;
+    size_t w = 0;
+    for (size_t i = 0; i < len;) {
+        size_t n = b[i] ? utf8_valid_len(b + i, len - i) : 0;
+        if (n == 0) {
+            memcpy(o + w, "\xef\xbf\xbd", 3);
+            w += 3;
+            i++;
+        } else {
+            memcpy(o + w, b + i, n);
+            w += n;
+            i += n;
+        }
+    }
+    o[w] = '\0';
+    char *shrunk = realloc(o, w + 1); /* give back the worst-case room */
+    if (out_len)
+        *out_len = w;
+    return shrunk ? shrunk : o;
+}
+
+/* The iconv name of a charset label, as the WHATWG Encoding standard maps
+ * labels where iconv's name differs (latin1 and ASCII are really
+ * windows-1252, Shift_JIS is CP932, GB2312 and GBK are GB18030's subsets,
+ * EUC-KR is CP949, Big5 is Big5-HKSCS); the label itself otherwise. NULL
+ * for UTF-8 and ASCII, which need no conversion. */
+static const char *iconv_name(const char *label, char *buf, size_t cap)
+{
+    static const struct { const char *label, *iconv; } map[] = {
+        {"utf-8", NULL}, {"utf8", NULL}, {"unicode-1-1-utf-8", NULL},
+        {"iso-8859-1", "WINDOWS-1252"}, {"latin1", "WINDOWS-1252"}, {"l1", "WINDOWS-1252"},
+        {"iso8859-1", "WINDOWS-1252"}, {"iso_8859-1", "WINDOWS-1252"},
+        {"us-ascii", "WINDOWS-1252"}, {"ascii", "WINDOWS-1252"},
+        {"shift_jis", "CP932"}, {"shift-jis", "CP932"}, {"sjis", "CP932"},
+        {"x-sjis", "CP932"}, {"windows-31j", "CP932"}, {"ms_kanji", "CP932"},
+        {"gb2312", "GB18030"}, {"gbk", "GB18030"}, {"x-gbk", "GB18030"}, {"cp936", "GB18030"},
+        {"euc-kr", "CP949"}, {"ks_c_5601-1987", "CP949"}, {"uhc", "CP949"}, {"windows-949", "CP949"},
+        {"big5", "BIG5-HKSCS"}, {"big5-hkscs", "BIG5-HKSCS"}, {"x-x-big5", "BIG5-HKSCS"},
+    };
+    char low[64];
+    size_t k = 0;
+    for (; label[k] && k + 1 < sizeof low; k++)
+        low[k] = (char)tolower((unsigned char)label[k]);
+    low[k] = '\0';
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (strcmp(low, map[i].label) == 0)
+            return map[i].iconv;
+    snprintf(buf, cap, "%s", low);
+    return buf;
+}
+
+/* The charset label a page declares in its first 1024 bytes (as browsers'
+ * prescan looks): <meta charset="..."> or <meta http-equiv content="...;
+ * charset=...">. 0 when none. */
+static int declared_charset(const unsigned char *b, size_t len, char *label, size_t cap)
 {
     size_t n = len < 1024 ? len : 1024;
     char head[1025];
@@ -205,34 +265,74 @@ static int declared_charset(const unsigned char *b, size_t len, char *enc, size_
             k++;
         if (k == 0)
             continue;
-        char label[64];
-        snprintf(label, sizeof label, "%.*s", (int)k, c);
-        static const struct { const char *label, *iconv; } map[] = {
-            {"utf-8", NULL}, {"utf8", NULL}, {"unicode-1-1-utf-8", NULL},
-            {"iso-8859-1", "WINDOWS-1252"}, {"latin1", "WINDOWS-1252"},
-            {"us-ascii", "WINDOWS-1252"}, {"ascii", "WINDOWS-1252"},
-            {"shift_jis", "CP932"}, {"shift-jis", "CP932"}, {"sjis", "CP932"},
-            {"x-sjis", "CP932"}, {"windows-31j", "CP932"},
-            {"gb2312", "GB18030"}, {"gbk", "GB18030"}, {"x-gbk", "GB18030"},
-            {"euc-kr", "CP949"}, {"ks_c_5601-1987", "CP949"}, {"big5", "BIG5-HKSCS"},
-        };
-        for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
-            if (strcmp(label, map[i].label) == 0) {
-                if (!map[i].iconv)
-                    return 0;
-                snprintf(enc, cap, "%s", map[i].iconv);
-                return 1;
-            }
-        snprintf(enc, cap, "%s", label);
+        snprintf(label, cap, "%.*s", (int)k, c);
         return 1;
     }
     return 0;
 }
 
-glance_status input_to_utf8(const char *bytes, size_t len, size_t limit, char **out,
-                            char *why, size_t why_cap)
+/* The charset uchardet reads in the bytes (the first MiB is plenty);
+ * 0 when it has no answer. */
+static int detected_charset(const char *b, size_t len, char *label, size_t cap)
+{
+    uchardet_t u = uchardet_new();
+    if (!u)
+        return 0;
+    size_t n = len < ((size_t)1 << 20) ? len : ((size_t)1 << 20);
+    int ok = uchardet_handle_data(u, b, n) == 0;
+    uchardet_data_end(u);
+    const char *cs = ok ? uchardet_get_charset(u) : NULL;
+    ok = cs && cs[0];
+    if (ok)
+        snprintf(label, cap, "%s", cs);
+    uchardet_delete(u);
+    return ok;
+}
+
+/* UTF-8 with a few broken bytes (a truncated sequence, a stray byte) is
+ * still UTF-8: it holds at least as many well-formed multi-byte sequences
+ * as bytes that are not. A legacy charset's text has almost none. */
+static int mostly_utf8(const unsigned char *b, size_t len)
+{
+    size_t good = 0, bad = 0;
+    for (size_t i = 0; i < len;) {
+        if (b[i] < 0x80) {
+            i++;
+            continue;
+        }
+        size_t n = utf8_valid_len(b + i, len - i);
+        if (n) {
+            good++;
+            i += n;
+        } else {
+            bad++;
+            i++;
+        }
+    }
+    return good > 0 && good >= bad;
+}
+
+/* Reads `bytes` (not valid UTF-8) as `label` through iconv. 0 when done,
+ * -1 when iconv does not know the label or out of memory. */
+static int convert_label(const char *bytes, size_t len, const char *label, char **out,
+                         size_t *out_len)
+{
+    char buf[64];
+    const char *enc = iconv_name(label, buf, sizeof buf);
+    if (!enc)
+        return -1; /* UTF-8: nothing to convert */
+    return iconv_to_utf8(bytes, len, enc, 1, out, out_len) == GLANCE_OK ? 0 : -1;
+}
+
+glance_status input_to_utf8(const char *bytes, size_t len, size_t limit, const char *http_charset,
+                            char **out, input_charset *cs, char *why, size_t why_cap)
 {
     *out = NULL;
+    input_charset local;
+    if (!cs)
+        cs = &local;
+    snprintf(cs->name, sizeof cs->name, "UTF-8");
+    cs->from = "utf-8";
     const unsigned char *b = (const unsigned char *)bytes;
     if (len == 0) {
         snprintf(why, why_cap, "empty input");
@@ -243,27 +343,48 @@ glance_status input_to_utf8(const char *bytes, size_t len, size_t limit, char **
         return GLANCE_ETOOBIG;
     }
     char *converted = NULL;
+    size_t clen = 0;
     if (len >= 2 && ((b[0] == 0xff && b[1] == 0xfe) || (b[0] == 0xfe && b[1] == 0xff))) {
-        size_t clen;
-        glance_status st = iconv_to_utf8(bytes + 2, len - 2, b[0] == 0xff ? "UTF-16LE" : "UTF-16BE",
-                                         2, &converted, &clen);
+        const char *enc = b[0] == 0xff ? "UTF-16LE" : "UTF-16BE";
+        glance_status st = iconv_to_utf8(bytes + 2, len - 2, enc, 2, &converted, &clen);
         if (st != GLANCE_OK) {
             snprintf(why, why_cap, "UTF-16 input could not be converted");
             return st;
         }
+        snprintf(cs->name, sizeof cs->name, "%s", enc);
+        cs->from = "bom";
         b = (const unsigned char *)converted;
         len = clen;
     } else if (len >= 3 && b[0] == 0xef && b[1] == 0xbb && b[2] == 0xbf) {
+        cs->from = "bom";
         b += 3;
         len -= 3;
+    } else if (binary_signature(b, len) || looks_binary(b, len)) {
+        /* Checked below: before a charset reads it as text. */
     } else if (!valid_utf8(b, len)) {
-        /* Not UTF-8: read it as the charset the page declares, when iconv
-         * knows it. Valid UTF-8 is kept as it is whatever the page says
-         * (a page saved as UTF-8 often still declares its old charset). */
-        char enc[64];
-        size_t clen;
-        if (declared_charset(b, len, enc, sizeof enc) &&
-            iconv_to_utf8(bytes, len, enc, 1, &converted, &clen) == GLANCE_OK) {
+        /* Not UTF-8. In the order browsers follow: the charset the server
+         * sends, then the one the page declares; when neither is said (or
+         * what is said is UTF-8, which the bytes disprove), a page that is
+         * UTF-8 but for a few broken bytes stays UTF-8, and any other is
+         * read in the charset uchardet detects. Valid UTF-8 is kept as it
+         * is whatever is declared (a page saved as UTF-8 often still
+         * declares its old charset). */
+        char label[64];
+        if (http_charset && convert_label(bytes, len, http_charset, &converted, &clen) == 0) {
+            snprintf(cs->name, sizeof cs->name, "%s", http_charset);
+            cs->from = "http";
+        } else if (declared_charset(b, len, label, sizeof label) &&
+                   convert_label(bytes, len, label, &converted, &clen) == 0) {
+            snprintf(cs->name, sizeof cs->name, "%s", label);
+            cs->from = "meta";
+        } else if (mostly_utf8(b, len)) {
+            cs->from = "utf-8";
+        } else if (detected_charset(bytes, len, label, sizeof label) &&
+                   convert_label(bytes, len, label, &converted, &clen) == 0) {
+            snprintf(cs->name, sizeof cs->name, "%s", label);
+            cs->from = "detected";
+        }
+        if (converted) {
             b = (const unsigned char *)converted;
             len = clen;
         }
@@ -274,33 +395,49 @@ glance_status input_to_utf8(const char *bytes, size_t len, size_t limit, char **
         free(converted);
         return GLANCE_EINPUT;
     }
-    /* Worst case every byte becomes U+FFFD (3 bytes). */
-    if (len > ((size_t)-1 - 1) / 3) {
-        free(converted);
-        return GLANCE_ENOMEM;
-    }
-    char *o = malloc(len * 3 + 1);
+    char *o = utf8_or_replacement(b, len, NULL);
+    free(converted);
     if (!o) {
-        free(converted);
         snprintf(why, why_cap, "out of memory");
         return GLANCE_ENOMEM;
     }
-    size_t w = 0;
-    for (size_t i = 0; i < len;) {
-        size_t n = b[i] ? utf8_valid_len(b + i, len - i) : 0;
-        if (n == 0) {
-            memcpy(o + w, "\xef\xbf\xbd", 3);
-            w += 3;
-            i++;
-        } else {
-            memcpy(o + w, b + i, n);
-            w += n;
-            i += n;
-        }
-    }
-    o[w] = '\0';
-    free(converted);
-    char *shrunk = realloc(o, w + 1); /* give back the worst-case room */
-    *out = shrunk ? shrunk : o;
+    *out = o;
     return GLANCE_OK;
+}
+
+char *input_css_to_utf8(const char *bytes, size_t len, const char *http_charset,
+                        const char *page_charset, size_t *out_len)
+{
+    const unsigned char *b = (const unsigned char *)bytes;
+    char *converted = NULL;
+    size_t clen = 0;
+    if (len >= 3 && b[0] == 0xef && b[1] == 0xbb && b[2] == 0xbf) {
+        b += 3;
+        len -= 3;
+    } else if (len >= 2 && ((b[0] == 0xff && b[1] == 0xfe) || (b[0] == 0xfe && b[1] == 0xff))) {
+        if (iconv_to_utf8(bytes + 2, len - 2, b[0] == 0xff ? "UTF-16LE" : "UTF-16BE", 2,
+                          &converted, &clen) != GLANCE_OK)
+            return NULL;
+    } else if (!valid_utf8(b, len)) {
+        /* CSS Syntax: the HTTP charset, then @charset "...";, then the
+         * page's encoding. */
+        char label[64] = "";
+        if (len > 10 && memcmp(b, "@charset \"", 10) == 0) {
+            size_t k = 0;
+            while (10 + k < len && b[10 + k] != '"' && k + 1 < sizeof label)
+                k++;
+            snprintf(label, sizeof label, "%.*s", (int)k, (const char *)b + 10);
+        }
+        const char *tries[] = {http_charset, label[0] ? label : NULL, page_charset};
+        for (size_t i = 0; i < 3 && !converted; i++)
+            if (tries[i])
+                convert_label(bytes, len, tries[i], &converted, &clen);
+    }
+    if (converted) {
+        b = (const unsigned char *)converted;
+        len = clen;
+    }
+    char *o = utf8_or_replacement(b, len, out_len);
+    free(converted);
+    return o;
 }

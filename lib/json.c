@@ -18,6 +18,12 @@ static const char *status_name(glance_status s)
     case GLANCE_ENOMEM: return "nomem";
     case GLANCE_ELAYOUT: return "layout";
     case GLANCE_EFONTS: return "fonts";
+    case GLANCE_EURL: return "badurl";
+    case GLANCE_EFETCH: return "fetch";
+    case GLANCE_ETIMEOUT: return "timeout";
+    case GLANCE_EADDR: return "addressrefused";
+    case GLANCE_EREDIRECTS: return "redirects";
+    case GLANCE_EOFFLINE: return "offline";
     }
     return "unknown";
 }
@@ -220,7 +226,33 @@ char *result_build_json(const glance_result *res)
     if (res->gce_ran)
         json_object_object_add(o, "gce", jgce(res));
 
+    /* Where the page came from: its URL, charset and remote stylesheets. */
+    json_object *src = json_object_new_object();
+    json_object_object_add(src, "url", jstr(res->url));
+    json_object_object_add(src, "final_url", jstr(res->final_url));
+    if (res->url) {
+        json_object_object_add(src, "http_status", json_object_new_int64(res->http_status));
+        json_object_object_add(src, "redirects", json_object_new_int(res->redirects));
+        json_object_object_add(src, "content_type", jstr(res->content_type));
+    }
+    json_object_object_add(src, "charset", json_object_new_string(res->charset.name));
+    json_object_object_add(src, "charset_from", jstr(res->charset.from));
+    json_object *sheets = json_object_new_array();
+    for (int i = 0; i < res->sheets.n_sheets; i++) {
+        const net_sheet *sh = &res->sheets.sheets[i];
+        json_object *j = json_object_new_object();
+        json_object_object_add(j, "url", jstr(sh->url));
+        json_object_object_add(j, "fetched", json_object_new_boolean(sh->error == NULL));
+        json_object_object_add(j, "bytes", json_object_new_int64((int64_t)sh->len));
+        json_object_object_add(j, "error", jstr(sh->error));
+        json_object_object_add(j, "ms", json_object_new_double(sh->ms));
+        json_object_array_add(sheets, j);
+    }
+    json_object_object_add(src, "stylesheets", sheets);
+    json_object_object_add(o, "source", src);
+
     json_object *t = json_object_new_object();
+    json_object_object_add(t, "fetch", json_object_new_double(res->fetch_ms));
     json_object_object_add(t, "parse", json_object_new_double(res->timings.parse_ms));
     json_object_object_add(t, "layout", json_object_new_double(res->timings.layout_ms));
     json_object_object_add(t, "gce", json_object_new_double(res->timings.gce_ms));

@@ -1,4 +1,5 @@
 /* lib/: the result and its accessors. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -7,8 +8,11 @@
 glance_result *result_new(void)
 {
     glance_result *r = calloc(1, sizeof *r);
-    if (r)
+    if (r) {
         r->status = GLANCE_OK;
+        snprintf(r->charset.name, sizeof r->charset.name, "UTF-8");
+        r->charset.from = "utf-8";
+    }
     return r;
 }
 
@@ -31,6 +35,10 @@ void glance_result_free(glance_result *res)
     free(res->text);
     free(res->html);
     free(res->json);
+    free(res->url);
+    free(res->final_url);
+    free(res->content_type);
+    net_sheets_free(&res->sheets);
     free(res);
 }
 
@@ -106,4 +114,32 @@ const char *glance_result_json(glance_result *res)
 const char *glance_result_method(const glance_result *res)
 {
     return res && res->status == GLANCE_OK ? glance_method_name(res->method) : NULL;
+}
+
+const char *glance_result_url(const glance_result *res)
+{
+    return res ? res->final_url : NULL;
+}
+
+const char *glance_result_charset(const glance_result *res, const char **from)
+{
+    if (from)
+        *from = res ? res->charset.from : NULL;
+    return res ? res->charset.name : NULL;
+}
+
+int glance_result_stylesheet_count(const glance_result *res)
+{
+    return res ? res->sheets.n_sheets : 0;
+}
+
+const char *glance_result_stylesheet(const glance_result *res, int i, const char **error)
+{
+    if (error)
+        *error = NULL;
+    if (!res || i < 0 || i >= res->sheets.n_sheets)
+        return NULL;
+    if (error)
+        *error = res->sheets.sheets[i].error;
+    return res->sheets.sheets[i].url;
 }

@@ -7,6 +7,8 @@
 #include "gce/gce.h"
 #include "render/render.h"
 #include "extract/extract.h"
+#include "lib/input.h"
+#include "net/net.h"
 
 struct glance_result {
     glance_status status;
@@ -32,6 +34,15 @@ struct glance_result {
     char *text, *html;
     char *json;            /* built on first request */
     glance_timings timings;
+    /* Where the page came from (net/) */
+    char *url;             /* as asked for; NULL: not fetched */
+    char *final_url;       /* after redirects */
+    char *content_type;
+    long http_status;
+    int redirects;
+    double fetch_ms;       /* the page and its stylesheets */
+    input_charset charset;
+    net_sheets sheets;     /* remote stylesheets; their texts freed after layout */
 };
 
 glance_result *result_new(void);

@@ -68,6 +68,24 @@ bool read_small_file(const std::string &path, size_t limit, std::string &out)
     return true;
 }
 
+// A stylesheet reference without the white space around it and one pair
+// of quotes (net/sheets.c trims its side the same way).
+std::string trim_ref(const std::string &ref)
+{
+    const char *ws = " \t\n\r\f";
+    size_t a = ref.find_first_not_of(ws), b = ref.find_last_not_of(ws);
+    if (a == std::string::npos)
+        return std::string();
+    std::string r = ref.substr(a, b - a + 1);
+    if (r.size() >= 2 && (r[0] == '"' || r[0] == '\'') && r.back() == r[0]) {
+        r = r.substr(1, r.size() - 2);
+        a = r.find_first_not_of(ws);
+        b = r.find_last_not_of(ws);
+        r = a == std::string::npos ? std::string() : r.substr(a, b - a + 1);
+    }
+    return r;
+}
+
 std::string path_dir(const std::string &path)
 {
     size_t slash = path.rfind('/');
@@ -185,29 +203,41 @@ public:
         }
     }
 
-    // Linked stylesheets and @import: local files only, relative to the
-    // folder of the page (or of the importing stylesheet).
-    void import_css(litehtml::tstring &text, const litehtml::tstring &url,
+    // Linked stylesheets and @import: the sheets fetched beforehand (the
+    // lookup), else local files relative to the folder of the page (or of
+    // the importing stylesheet).
+    void import_css(litehtml::tstring &text, const litehtml::tstring &raw_url,
                     litehtml::tstring &baseurl) override
     {
         text.clear();
-        if (url.empty() || base_dir_.empty() || is_remote_url(url) || is_remote_url(baseurl)) {
-            stats_.stylesheets_skipped++;
-            return;
-        }
+        // litehtml 0.6 hands over `@import "x.css"` with its quotes.
+        std::string url = trim_ref(raw_url);
         if (opts_.max_stylesheets > 0 && stats_.stylesheets_loaded >= opts_.max_stylesheets) {
             stats_.stylesheets_skipped++;
             return;
         }
-        std::string dir = baseurl.empty() ? base_dir_ : path_dir(baseurl);
-        std::string path = resolve_local(dir.empty() ? base_dir_ : dir, url);
-        size_t limit = opts_.max_css_bytes ? opts_.max_css_bytes : (size_t)4 << 20;
-        if (!read_small_file(path, limit, text)) {
-            text.clear();
-            stats_.stylesheets_skipped++;
-            return;
+        const char *css = nullptr, *abs = nullptr;
+        size_t css_len = 0;
+        if (!url.empty() && opts_.css_lookup &&
+            opts_.css_lookup(opts_.css_lookup_ud, url.c_str(), baseurl.c_str(), &css, &css_len,
+                             &abs)) {
+            text.assign(css, css_len);
+            baseurl = abs; // its own @imports are looked up as from it
+        } else {
+            if (url.empty() || base_dir_.empty() || is_remote_url(url) || is_remote_url(baseurl)) {
+                stats_.stylesheets_skipped++;
+                return;
+            }
+            std::string dir = baseurl.empty() ? base_dir_ : path_dir(baseurl);
+            std::string path = resolve_local(dir.empty() ? base_dir_ : dir, url);
+            size_t limit = opts_.max_css_bytes ? opts_.max_css_bytes : (size_t)4 << 20;
+            if (!read_small_file(path, limit, text)) {
+                text.clear();
+                stats_.stylesheets_skipped++;
+                return;
+            }
+            baseurl = path; // so that its own @imports resolve against its folder
         }
-        baseurl = path; // so that its own @imports resolve against its folder
         stats_.stylesheets_loaded++;
         if (filter) {
             size_t n;

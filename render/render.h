@@ -31,6 +31,16 @@ typedef struct render_opts {
                                (litehtml recurses; DESIGN.md, Fidelity); 0: no check */
     int plain_litehtml;     /* 1: without the flex and grid layer (compat.h), as
                                litehtml 0.6 alone lays flex and grid out */
+    /* Stylesheets fetched beforehand (net/, through lib/): asked first for
+     * each <link rel=stylesheet> and @import. `ref` is the reference as
+     * written, white space and one pair of quotes trimmed; `from` is "" for
+     * the page or the `url` an earlier answer gave for the importing sheet.
+     * Returns 1 with the sheet's UTF-8 text and absolute URL, 0 when it has
+     * none (then a relative reference is a local file under base_dir, and
+     * a remote one is skipped). NULL: no lookup. */
+    int (*css_lookup)(void *ud, const char *ref, const char *from, const char **css,
+                      size_t *len, const char **url);
+    void *css_lookup_ud;
 } render_opts;
 
 typedef enum render_status {

@@ -261,6 +261,7 @@ int cmd_bench(int argc, char **argv)
                *score_path = NULL;
     glance_options opt;
     glance_options_default(&opt);
+    opt.offline = 1; /* saved pages, scored as saved: no stylesheet from the web */
     double jobs_d = 1;
     int c;
     optind = 1;

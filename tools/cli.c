@@ -42,7 +42,13 @@ int cli_exit_for(glance_status st)
     case GLANCE_EOPTION: return EXIT_USAGE;
     case GLANCE_EINPUT:
     case GLANCE_ETOOBIG:
-    case GLANCE_EIO: return EXIT_BADINPUT;
+    case GLANCE_EIO:
+    case GLANCE_EURL: return EXIT_BADINPUT;
+    case GLANCE_EOFFLINE: return EXIT_USAGE;
+    case GLANCE_EFETCH:
+    case GLANCE_ETIMEOUT:
+    case GLANCE_EADDR:
+    case GLANCE_EREDIRECTS: return EXIT_FETCH;
     default: return EXIT_INTERNAL;
     }
 }

@@ -10,7 +10,8 @@ enum {
     EXIT_NOCONTENT = 1,
     EXIT_USAGE = 2,
     EXIT_BADINPUT = 3,
-    EXIT_INTERNAL = 4
+    EXIT_INTERNAL = 4,
+    EXIT_FETCH = 5 /* a URL could not be fetched */
 };
 
 /* A finite number; 0, or -1 when `s` is not one. */

@@ -1,5 +1,6 @@
 /* tools/: the glance command. */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -13,10 +14,11 @@
 
 static void usage_extract(FILE *f)
 {
-    fputs("usage: glance extract [options] FILE|-\n"
+    fputs("usage: glance extract [options] FILE|URL|-\n"
           "\n"
           "Lays the page out at a window size and prints its main content,\n"
-          "found by GCE (Grid, Centering, Expanding).\n"
+          "found by GCE (Grid, Centering, Expanding). An http or https URL is\n"
+          "fetched with its stylesheets.\n"
           "\n"
           "options:\n"
           "  --method M         auto (GCE, then BTE when GCE finds nothing), gce or bte\n"
@@ -36,11 +38,24 @@ static void usage_extract(FILE *f)
           "                     glance shot does (with its options:)\n",
           f);
     fputs(shot_cli_usage, f);
-    fputs("  -h, --help         this help\n"
+    fputs("network (a URL, and remote stylesheets of any page):\n"
+          "  --offline          never touch the network: URLs refused, remote\n"
+          "                     stylesheets skipped\n"
+          "  --public-only      refuse loopback, private, link-local and multicast\n"
+          "                     addresses, after DNS and on every redirect\n"
+          "  --timeout S        the page and its stylesheets in all (default 30)\n"
+          "  --connect-timeout S  one connection (default 10)\n"
+          "  --max-page-bytes N  the page, decompressed (default 67108864)\n"
+          "  --max-css-bytes N  one stylesheet (default 4194304)\n"
+          "  --max-stylesheets N  (default 64)\n"
+          "  --max-redirects N  (default 10)\n"
+          "  -h, --help         this help\n"
           "  --version          the version\n"
           "\n"
           "exit status: 0 content printed, 1 no main content found, 2 usage error,\n"
-          "3 bad input (unreadable, empty, binary, over a limit), 4 internal error.\n",
+          "3 bad input (unreadable, empty, binary, over a limit, not an http(s) URL),\n"
+          "4 internal error, 5 the page could not be fetched (network, HTTP error,\n"
+          "timeout, address refused, too many redirects).\n",
           f);
 }
 
@@ -79,6 +94,70 @@ static int read_stdin(size_t limit, char **buf, size_t *len)
     *buf = b;
     *len = n;
     return 0;
+}
+
+/* The network options of glance extract: ids from O_NET_FIRST up, kept
+ * apart from the layout options. */
+enum { O_NET_FIRST = 512, O_OFFLINE = O_NET_FIRST, O_PUBLIC_ONLY, O_TIMEOUT, O_CONNECT_TIMEOUT,
+       O_MAX_PAGE, O_MAX_CSS, O_MAX_SHEETS, O_MAX_REDIRECTS };
+#define NET_LONGOPTS                                                    \
+    {"offline", no_argument, NULL, O_OFFLINE},                          \
+    {"public-only", no_argument, NULL, O_PUBLIC_ONLY},                  \
+    {"timeout", required_argument, NULL, O_TIMEOUT},                    \
+    {"connect-timeout", required_argument, NULL, O_CONNECT_TIMEOUT},    \
+    {"max-page-bytes", required_argument, NULL, O_MAX_PAGE},            \
+    {"max-css-bytes", required_argument, NULL, O_MAX_CSS},              \
+    {"max-stylesheets", required_argument, NULL, O_MAX_SHEETS},         \
+    {"max-redirects", required_argument, NULL, O_MAX_REDIRECTS}
+
+static const char *net_option_name(int c)
+{
+    static const char *const names[] = {"offline", "public-only", "timeout", "connect-timeout",
+                                        "max-page-bytes", "max-css-bytes", "max-stylesheets",
+                                        "max-redirects"};
+    return names[c - O_NET_FIRST];
+}
+
+/* 0, or -1 for a bad value. */
+static int net_option(int c, const char *arg, glance_options *o)
+{
+    double d = 0;
+    if (arg && cli_parse_double(arg, &d) != 0)
+        return -1;
+    switch (c) {
+    case O_OFFLINE: o->offline = 1; return 0;
+    case O_PUBLIC_ONLY: o->public_only = 1; return 0;
+    case O_TIMEOUT:
+    case O_CONNECT_TIMEOUT:
+        if (d <= 0 || d > 86400)
+            return -1;
+        *(c == O_TIMEOUT ? &o->timeout_ms : &o->connect_timeout_ms) = (long)(d * 1000 + 0.5);
+        return 0;
+    case O_MAX_PAGE:
+    case O_MAX_CSS:
+        if (d < 1 || d > 1e12 || d != floor(d))
+            return -1;
+        *(c == O_MAX_PAGE ? &o->max_input_bytes : &o->max_css_bytes) = (size_t)d;
+        return 0;
+    case O_MAX_SHEETS:
+    case O_MAX_REDIRECTS:
+        if (d < 0 || d > 1e6 || d != floor(d))
+            return -1;
+        *(c == O_MAX_SHEETS ? &o->max_stylesheets : &o->max_redirects) = (int)d;
+        return 0;
+    }
+    return -1;
+}
+
+/* "scheme://...": a URL (glance_extract_url says which schemes it takes). */
+static int looks_like_url(const char *s)
+{
+    size_t n = 0;
+    if (!isalpha((unsigned char)s[0]))
+        return 0;
+    while (isalnum((unsigned char)s[n]) || s[n] == '+' || s[n] == '-' || s[n] == '.')
+        n++;
+    return strncmp(s + n, "://", 3) == 0;
 }
 
 static void usage_shot(FILE *f)
@@ -123,6 +202,7 @@ static int cmd_extract(int argc, char **argv, int shot_mode)
         {"fia", no_argument, NULL, O_SHOT + SHOT_OPT_FIA},
         {"no-overlay", no_argument, NULL, O_SHOT + SHOT_OPT_NO_OVERLAY},
         {"max-height", required_argument, NULL, O_SHOT + SHOT_OPT_MAX_HEIGHT},
+        NET_LONGOPTS,
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -165,6 +245,13 @@ static int cmd_extract(int argc, char **argv, int shot_mode)
         case 'o': shot.out = optarg; break;
         case 'h': (shot_mode ? usage_shot : usage_extract)(stdout); return EXIT_CONTENT;
         default:
+            if (c >= O_NET_FIRST) {
+                if (net_option(c, optarg, &opt) != 0) {
+                    fprintf(stderr, "glance: bad value for --%s: '%s'\n", net_option_name(c), optarg);
+                    return EXIT_USAGE;
+                }
+                continue;
+            }
             if (c >= O_SHOT && c <= O_SHOT + SHOT_OPT_MAX_HEIGHT) {
                 bad = shot_cli_option(&shot, c - O_SHOT, optarg);
                 break;
@@ -178,7 +265,7 @@ static int cmd_extract(int argc, char **argv, int shot_mode)
         }
     }
     if (optind != argc - 1) {
-        fprintf(stderr, "glance: %s takes one FILE (or - for standard input)\n",
+        fprintf(stderr, "glance: %s takes one FILE or URL (or - for standard input)\n",
                 shot_mode ? "shot" : "extract");
         (shot_mode ? usage_shot : usage_extract)(stderr);
         return EXIT_USAGE;
@@ -207,8 +294,17 @@ static int cmd_extract(int argc, char **argv, int shot_mode)
         }
         st = glance_extract(ctx, buf, len, &opt, &res);
         free(buf);
+    } else if (looks_like_url(path)) {
+        st = glance_extract_url(ctx, path, &opt, &res);
     } else {
         st = glance_extract_file(ctx, path, &opt, &res);
+    }
+    /* A stylesheet that could not be fetched is no error, but the layout
+     * may show it. */
+    for (int i = 0; res && i < glance_result_stylesheet_count(res); i++) {
+        const char *err, *url = glance_result_stylesheet(res, i, &err);
+        if (err)
+            fprintf(stderr, "glance: warning: stylesheet %s skipped: %s\n", url, err);
     }
 
     int json = strcmp(format, "json") == 0;
@@ -255,8 +351,8 @@ static void usage(FILE *f)
     fputs("usage: glance COMMAND [options]\n"
           "\n"
           "commands:\n"
-          "  extract FILE|-   the main content of one page (glance extract --help)\n"
-          "  shot FILE|- -o OUT.png  the page painted, GCE's reasoning on it (glance shot --help)\n"
+          "  extract FILE|URL|-  the main content of one page (glance extract --help)\n"
+          "  shot FILE|URL|- -o OUT.png  the page painted, GCE's reasoning on it (glance shot --help)\n"
           "  bench            accuracy and speed over a corpus (glance bench --help)\n"
           "  sweep            window sizes and GCE parameters over a corpus (glance sweep --help)\n",
           f);

@@ -1,8 +1,10 @@
 #!/bin/sh
 # Installs what glance needs to build, test and run on Debian 12: the
 # libraries (litehtml and its parser gumbo, cairo, FreeType, fontconfig,
-# HarfBuzz, json-c, zlib for .gz corpora), the test framework (cmocka), the
-# build tools, and the fonts: Liberation (metric-compatible with Arial, Helvetica, Times New Roman
+# HarfBuzz, json-c, zlib for .gz corpora, libcurl and the CA certificates
+# for pages from URLs, uchardet for undeclared charsets), the test framework
+# (cmocka), the build tools, and the fonts: Liberation (metric-compatible
+# with Arial, Helvetica, Times New Roman
 # and Courier New, so text measures as browsers on Linux measure it),
 # DejaVu, and Noto CJK for Chinese, Japanese and Korean.
 set -eu
@@ -10,6 +12,7 @@ set -eu
 PACKAGES="build-essential cmake pkg-config
 liblitehtml-dev libgumbo-dev libcairo2-dev libfreetype-dev libfontconfig-dev
 libharfbuzz-dev libjson-c-dev libcmocka-dev zlib1g-dev
+libcurl4-openssl-dev ca-certificates libuchardet-dev
 fonts-liberation2 fonts-dejavu-core fonts-noto-cjk fontconfig"
 
 missing=""

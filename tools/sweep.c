@@ -139,6 +139,7 @@ static int sweep_page(void *arg, glance_context *ctx, size_t i)
     glance_options opt;
     glance_options_default(&opt);
     opt.method = GLANCE_METHOD_GCE; /* the parameters are GCE's */
+    opt.offline = 1;                /* saved pages, as saved: no stylesheet from the web */
     char why[512], *html = NULL;
     size_t len = 0;
     int readable = corpus_read(pg, opt.max_input_bytes, &html, &len, why, sizeof why) == 0;
