@@ -30,6 +30,9 @@ static void usage_extract(FILE *f)
           "                     (the content only) or json (default text)\n"
           "  --base DIR         folder for relative stylesheet links (default: the file's)\n"
           "  --max-depth N      refuse pages nested deeper (default 512)\n"
+          "  --geometry FILE    boxes of a browser's layout of the page, keyed by XPath\n"
+          "                     (tools/chromium-boxes.mjs), used instead of litehtml's;\n"
+          "                     the window is theirs unless --window is given\n"
           "  -h, --help         this help\n"
           "  --version          the version\n"
           "\n"
@@ -77,7 +80,7 @@ static int read_stdin(size_t limit, char **buf, size_t *len)
 
 static int cmd_extract(int argc, char **argv)
 {
-    enum { O_WINDOW = 256, O_GRID, O_ALPHA, O_BETA, O_DW, O_DIFF, O_FORMAT, O_BASE, O_DEPTH, O_METHOD };
+    enum { O_WINDOW = 256, O_GRID, O_ALPHA, O_BETA, O_DW, O_DIFF, O_FORMAT, O_BASE, O_DEPTH, O_METHOD, O_GEOMETRY };
     static const struct option longopts[] = {
         {"window", required_argument, NULL, O_WINDOW},
         {"grid", required_argument, NULL, O_GRID},
@@ -89,22 +92,28 @@ static int cmd_extract(int argc, char **argv)
         {"base", required_argument, NULL, O_BASE},
         {"max-depth", required_argument, NULL, O_DEPTH},
         {"method", required_argument, NULL, O_METHOD},
+        {"geometry", required_argument, NULL, O_GEOMETRY},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     glance_options opt;
     glance_options_default(&opt);
-    const char *format = "text";
+    const char *format = "text", *geometry_path = NULL;
+    int window_given = 0;
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
         int bad = 0;
         switch (c) {
-        case O_WINDOW: bad = cli_parse_pair(optarg, &opt.window_w, &opt.window_h); break;
+        case O_WINDOW:
+            bad = cli_parse_pair(optarg, &opt.window_w, &opt.window_h);
+            window_given = 1;
+            break;
         case O_GRID: bad = cli_parse_pair(optarg, &opt.grid_rows, &opt.grid_cols); break;
         case O_ALPHA: bad = cli_parse_double(optarg, &opt.alpha); break;
         case O_BETA: bad = cli_parse_double(optarg, &opt.beta); break;
         case O_DW: bad = cli_parse_double(optarg, &opt.dw); break;
+        case O_GEOMETRY: geometry_path = optarg; break;
         case O_DIFF:
             if (strcmp(optarg, "child") == 0)
                 opt.diff_parent = 0;
@@ -140,9 +149,22 @@ static int cmd_extract(int argc, char **argv)
     }
     const char *path = argv[optind];
 
+    glance_geometry *geo = NULL;
+    if (geometry_path) {
+        char why[600];
+        glance_status gs = glance_geometry_read_file(geometry_path, &geo, why, sizeof why);
+        if (gs != GLANCE_OK) {
+            fprintf(stderr, "glance: --geometry %s\n", why);
+            return cli_exit_for(gs);
+        }
+        if (!window_given)
+            glance_geometry_window(geo, &opt.window_w, &opt.window_h);
+        opt.geometry = geo;
+    }
     glance_context *ctx = glance_context_new();
     if (!ctx) {
         fprintf(stderr, "glance: cannot set up fonts (is fontconfig configured and a font installed?)\n");
+        glance_geometry_free(geo);
         return EXIT_INTERNAL;
     }
     glance_result *res = NULL;
@@ -153,6 +175,7 @@ static int cmd_extract(int argc, char **argv)
         if (read_stdin(opt.max_input_bytes, &buf, &len) != 0) {
             fprintf(stderr, "glance: cannot read standard input\n");
             glance_context_free(ctx);
+            glance_geometry_free(geo);
             return EXIT_BADINPUT;
         }
         st = glance_extract(ctx, buf, len, &opt, &res);
@@ -189,6 +212,7 @@ static int cmd_extract(int argc, char **argv)
     }
     glance_result_free(res);
     glance_context_free(ctx);
+    glance_geometry_free(geo);
     return code;
 }
 
