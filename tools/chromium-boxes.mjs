@@ -5,11 +5,13 @@
 // `glance bench --fidelity` can compare the two.
 //
 //   node tools/chromium-boxes.mjs [--window WxH] [--out FILE] PAGE
-//   node tools/chromium-boxes.mjs [--window WxH] --out-dir DIR PAGE...
+//   node tools/chromium-boxes.mjs [--window WxH] --out-dir DIR [--suffix S] PAGE...
 //
 // PAGE is an .html (or .html.gz) file; with --out-dir each page's boxes go
-// to DIR/ID.json, ID being the file name without .html/.htm/.gz (the ids of
-// glance bench). Needs Debian's chromium and playwright-core
+// to DIR/ID.json (or DIR/ID + S), ID being the file name without
+// .html/.htm/.gz (the ids of glance bench). The layout fixtures' boxes:
+//
+//   node tools/chromium-boxes.mjs --out-dir fixtures/layout --suffix .boxes.json fixtures/layout/*.html Needs Debian's chromium and playwright-core
 // (tools/install-browser.sh).
 //
 // The page never reaches the network and none of its scripts run: the
@@ -45,12 +47,12 @@ const ORIGIN = 'http://glance.invalid';
 function usage(code) {
     (code ? process.stderr : process.stdout).write(
         'usage: node tools/chromium-boxes.mjs [--window WxH] [--out FILE] PAGE\n' +
-        '       node tools/chromium-boxes.mjs [--window WxH] --out-dir DIR PAGE...\n');
+        '       node tools/chromium-boxes.mjs [--window WxH] --out-dir DIR [--suffix S] PAGE...\n');
     process.exit(code);
 }
 
 function parseArgs(argv) {
-    const a = { w: 1920, h: 1080, out: null, outDir: null, pages: [] };
+    const a = { w: 1920, h: 1080, out: null, outDir: null, suffix: '.json', pages: [] };
     for (let i = 0; i < argv.length; i++) {
         const v = argv[i];
         if (v === '--window') {
@@ -62,6 +64,9 @@ function parseArgs(argv) {
             a.out = argv[++i];
         } else if (v === '--out-dir') {
             a.outDir = argv[++i];
+        } else if (v === '--suffix') {
+            a.suffix = argv[++i];
+            if (!a.suffix || a.suffix.includes('/')) usage(2);
         } else if (v === '-h' || v === '--help') {
             usage(0);
         } else if (v.startsWith('--')) {
@@ -265,7 +270,7 @@ async function main() {
             try {
                 const b = await boxesOf(context, p, engine);
                 const json = toJson(b);
-                if (args.outDir) writeFileSync(join(args.outDir, pageId(p) + '.json'), json);
+                if (args.outDir) writeFileSync(join(args.outDir, pageId(p) + args.suffix), json);
                 else if (args.out) writeFileSync(args.out, json);
                 else process.stdout.write(json);
             } catch (e) {
