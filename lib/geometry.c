@@ -10,6 +10,7 @@
 #include "lib/geometry.h"
 
 #include <json-c/json.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -161,6 +162,10 @@ glance_status glance_geometry_read(const char *json, size_t len, glance_geometry
                                    size_t why_cap)
 {
     *out = NULL;
+    if (len > INT_MAX) {
+        snprintf(why, why_cap, "boxes over 2 GiB");
+        return GLANCE_EINPUT;
+    }
     json_tokener *tok = json_tokener_new_ex(JSON_TOKENER_DEFAULT_DEPTH);
     if (!tok) {
         snprintf(why, why_cap, "out of memory");
