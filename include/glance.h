@@ -66,6 +66,8 @@ typedef enum glance_method {
 const char *glance_method_name(glance_method m);
 int glance_method_from_name(const char *name, glance_method *out);
 
+typedef struct glance_geometry glance_geometry; /* another engine's boxes, below */
+
 typedef struct glance_options {
     glance_method method;        /* default GLANCE_METHOD_AUTO */
     double auto_min_share;       /* auto: GCE's answer stands when it holds at least
@@ -119,6 +121,11 @@ typedef struct glance_options {
     int max_redirects;           /* default 10 */
     const char *user_agent;      /* NULL: a desktop browser's */
     const char *accept_language; /* NULL: "en-US,en;q=0.9,*;q=0.5" */
+    /* Geometry */
+    const glance_geometry *geometry; /* NULL (default): litehtml's boxes. Else every
+                                    node takes its box from these (a browser's,
+                                    tools/chromium-boxes.mjs) before any extractor
+                                    runs; their window must be window_w x window_h */
 } glance_options;
 
 void glance_options_default(glance_options *opts);
@@ -253,6 +260,67 @@ glance_status glance_result_shot(glance_result *res, const glance_shot_options *
 /* The same PNG in memory: *png (malloc'd; the caller frees it) of *len bytes. */
 glance_status glance_result_shot_png(glance_result *res, const glance_shot_options *opts,
                                      unsigned char **png, size_t *len);
+/* Another engine's boxes --------------------------------------------------
+ *
+ * litehtml 0.6 lays out no flexbox or grid. A browser does: its boxes of a
+ * page, keyed by the XPath of each node, as tools/chromium-boxes.mjs writes
+ * them ({"window": {w, h}, "document": {w, h}, "nodes": {XPATH: [x, y, w, h]
+ * or null for an element, [[x, y, w, h], ...] line boxes for a text node}}),
+ * can stand in for litehtml's: glance then still parses the page and builds
+ * its tree with litehtml (text, structure and styles stay glance's), and
+ * gives every node the browser's box before any extractor runs. A geometry
+ * is read-only once read: threads may share it. */
+
+/* Reads boxes from JSON text or a file: GLANCE_OK; GLANCE_EINPUT (not such
+ * a JSON), GLANCE_EIO or GLANCE_ENOMEM with a message in `why`. */
+glance_status glance_geometry_read(const char *json, size_t len, glance_geometry **out,
+                                   char *why, size_t why_cap);
+glance_status glance_geometry_read_file(const char *path, glance_geometry **out, char *why,
+                                        size_t why_cap);
+void glance_geometry_free(glance_geometry *geo);
+/* The window size the boxes were laid out in. */
+void glance_geometry_window(const glance_geometry *geo, int *w, int *h);
+
+/* How a result's tree took the boxes of glance_options.geometry. */
+typedef struct glance_geometry_stats {
+    int applied;      /* 1 when the result's boxes come from a geometry */
+    size_t matched;   /* nodes of glance's tree the boxes have an XPath for */
+    size_t unmatched; /* nodes they have none for: these take their parent's box */
+    size_t unused;    /* XPaths of the boxes no node of glance's tree has */
+} glance_geometry_stats;
+
+glance_geometry_stats glance_result_geometry(const glance_result *res);
+
+/* Fidelity: litehtml's boxes of a page against another engine's. */
+typedef struct glance_fidelity_item {
+    const char *xpath;  /* lives as long as the result */
+    glance_box glance;  /* litehtml's border box (0x0 when glance hides it) */
+    glance_box other;   /* the geometry's */
+    size_t chars;       /* characters of text the element holds */
+    int agree;
+} glance_fidelity_item;
+
+typedef struct glance_fidelity {
+    size_t compared;    /* elements held to the test that the other engine shows */
+    size_t agree;       /* ... whose left edge and width agree within the tolerance */
+    size_t not_shown;   /* held to the test, but not rendered (or 0 wide) there: left out */
+    size_t unmatched;   /* held to the test, but absent from the boxes: left out */
+    glance_fidelity_item *items; /* the compared elements in document order */
+    size_t n_items;
+} glance_fidelity;
+
+/* Compares the boxes of `res`'s page, laid out by litehtml (without a
+ * geometry: else GLANCE_EOPTION), to `geo`'s, which must be of the same
+ * window. Held to the test: the elements under <body> whose text (all of
+ * it, shown or not) has at least `min_chars` characters other than white
+ * space, and the elements that carry the attribute `mark` (when not NULL).
+ * An element agrees when its left edge and its width are both within
+ * `tolerance` x the window width of the other engine's. GLANCE_OK, or
+ * GLANCE_EOPTION / GLANCE_ENOMEM. Free with glance_fidelity_free. */
+glance_status glance_result_fidelity(glance_result *res, const glance_geometry *geo,
+                                     size_t min_chars, const char *mark, double tolerance,
+                                     glance_fidelity *out);
+void glance_fidelity_free(glance_fidelity *f);
 
 #ifdef __cplusplus
 }

@@ -12,6 +12,7 @@
 
 #include "extract/extract.h"
 #include "gce/gce.h"
+#include "lib/geometry.h"
 #include "lib/input.h"
 #include "lib/result.h"
 #include "net/net.h"
@@ -135,6 +136,18 @@ static int finite_positive(double v)
     return isfinite(v) && v > 0;
 }
 
+/* Boxes of another engine stand for a layout at their window size only. */
+static int geometry_fits(const glance_options *o, char *why, size_t cap)
+{
+    int w, h;
+    glance_geometry_window(o->geometry, &w, &h);
+    if (w == o->window_w && h == o->window_h)
+        return 1;
+    snprintf(why, cap, "geometry laid out in a %dx%d window, not %dx%d", w, h, o->window_w,
+             o->window_h);
+    return 0;
+}
+
 /* Checks the options a caller can get wrong; writes why into `why`. */
 static int options_valid(const glance_options *o, char *why, size_t cap)
 {
@@ -162,6 +175,8 @@ static int options_valid(const glance_options *o, char *why, size_t cap)
         snprintf(why, cap, "link_area_min_cells %g: must be 0 or more", o->link_area_min_cells);
     else if (!isfinite(o->link_text_page_share) || o->link_text_page_share <= 0)
         snprintf(why, cap, "link_text_page_share %g: must be over 0", o->link_text_page_share);
+    else if (o->geometry && !geometry_fits(o, why, cap))
+        return 0;
     else if (o->max_input_bytes == 0 || o->max_depth < 1 || o->max_css_bytes == 0 ||
              o->max_stylesheets < 0)
         snprintf(why, cap, "limits must be positive");
@@ -346,6 +361,12 @@ static glance_status extract_page(glance_context *ctx, glance_result *res, const
         return from_render(rs);
     }
     res->dom = render_doc_dom(res->rdoc);
+    if (opts->geometry) {
+        double tg = now_ms();
+        if (geometry_apply(res->dom, opts->geometry, &res->geometry) != 0)
+            return GLANCE_ENOMEM;
+        res->timings.layout_ms += now_ms() - tg;
+    }
     res->title = extract_title(res->dom);
     if (!res->title)
         return GLANCE_ENOMEM;

@@ -204,6 +204,13 @@ char *result_build_json(const glance_result *res)
         json_object_object_add(css, "skipped", json_object_new_int(res->rstats.stylesheets_skipped));
         json_object_object_add(o, "stylesheets", css);
     }
+    if (res->geometry.applied) {
+        json_object *g = json_object_new_object();
+        json_object_object_add(g, "matched", json_object_new_int64((int64_t)res->geometry.matched));
+        json_object_object_add(g, "unmatched", json_object_new_int64((int64_t)res->geometry.unmatched));
+        json_object_object_add(g, "unused", json_object_new_int64((int64_t)res->geometry.unused));
+        json_object_object_add(o, "geometry", g);
+    }
     if (res->auto_checked) {
         json_object *a = json_object_new_object();
         json_object_object_add(a, "gce_words", json_object_new_int64(res->auto_gce_words));

@@ -16,6 +16,7 @@
 #include "glance.h"
 #include "tools/cli.h"
 #include "tools/corpus.h"
+#include "tools/fidelity.h"
 #include "tools/pool.h"
 #include "tools/progress.h"
 
@@ -38,7 +39,15 @@ static void usage_bench(FILE *f)
           "  --no-flex-grid   lay flex and grid out as litehtml 0.6 alone does\n"
           "  --jobs N         pages in parallel, one document each (default 1)\n"
           "  --out FILE       write every page's text, status, timings and scores,\n"
-          "                   as a file --score reads back\n",
+          "                   as a file --score reads back\n"
+          "  --boxes-dir DIR  a browser's boxes of each page, DIR/ID.json\n"
+          "                   (tools/chromium-boxes.mjs): only the pages that have\n"
+          "                   them run, on those boxes instead of litehtml's\n"
+          "  --fidelity       with --boxes-dir: run on litehtml's boxes and measure\n"
+          "                   how far they are from the browser's (elements of 50+\n"
+          "                   characters whose left edge and width are within 5% of\n"
+          "                   the window), whether GCE chooses the same node on both,\n"
+          "                   and the scores on the browser's boxes\n",
           f);
 }
 
@@ -51,6 +60,10 @@ typedef struct page_out {
     int scored;
     eval_shingles sh;
     eval_prf lcs, blk;
+    fidelity_page fid;  /* --fidelity */
+    int scored2;        /* ... and the scores on the browser's boxes */
+    eval_shingles sh2;
+    eval_prf lcs2, blk2;
 } page_out;
 
 typedef struct bench_run {
@@ -58,14 +71,24 @@ typedef struct bench_run {
     size_t n;
     json_object *truth;
     const glance_options *opt;
+    const char *boxes_dir; /* --boxes-dir; NULL: litehtml's boxes only */
+    int fidelity;
     page_out *out;
 } bench_run;
 
-/* Scores one page against its true text; 0 or -1 when out of memory. */
+/* Scores one text against the true text; 0 or -1 when out of memory. */
+static int score_text(const char *truth, const char *pred, eval_shingles *sh, eval_prf *lcs,
+                      eval_prf *blk)
+{
+    if (eval_shingle_match(truth, pred, sh) || eval_lcs(truth, pred, lcs) ||
+        eval_blocks(truth, pred, blk))
+        return -1;
+    return 0;
+}
+
 static int score_page(const char *truth, const char *pred, page_out *o)
 {
-    if (eval_shingle_match(truth, pred, &o->sh) || eval_lcs(truth, pred, &o->lcs) ||
-        eval_blocks(truth, pred, &o->blk))
+    if (score_text(truth, pred, &o->sh, &o->lcs, &o->blk) != 0)
         return -1;
     o->scored = 1;
     return 0;
@@ -85,10 +108,23 @@ static int bench_page(void *arg, glance_context *ctx, size_t i)
         o->message = strdup(why);
     } else {
         glance_result *res = NULL;
-        o->status = glance_extract(ctx, html, len, run->opt, &res);
+        glance_geometry *geo = NULL;
+        glance_options opt = *run->opt;
+        if (run->boxes_dir) {
+            glance_status gs = fidelity_read_boxes(run->boxes_dir, pg->id, &geo, why, sizeof why);
+            if (gs != GLANCE_OK)
+                o->fid.error = strdup(why);
+            else if (!run->fidelity)
+                opt.geometry = geo;
+        }
+        if (run->boxes_dir && !geo && !run->fidelity)
+            o->status = GLANCE_EIO; /* no boxes to run on: an error, not litehtml's */
+        else
+            o->status = glance_extract(ctx, html, len, &opt, &res);
         double wall = progress_now_ms() - t0; /* reading and decompressing included */
-        free(html);
-        if (!res) {
+        if (!res && o->status == GLANCE_EIO) {
+            o->message = strdup(o->fid.error ? o->fid.error : "no boxes");
+        } else if (!res) {
             o->status = GLANCE_ENOMEM;
         } else {
             glance_timings t = glance_result_timings(res);
@@ -104,12 +140,21 @@ static int bench_page(void *arg, glance_context *ctx, size_t i)
             } else {
                 o->message = strdup(glance_result_message(res, o->status));
             }
+            /* After the bench took its answer: measuring may run GCE again. */
+            if (geo && run->fidelity && (o->status == GLANCE_OK || o->status == GLANCE_ENOCONTENT) &&
+                fidelity_measure(ctx, html, len, &opt, res, geo, &o->fid) != 0 && !o->fid.error)
+                o->fid.error = strdup("out of memory");
             glance_result_free(res);
         }
+        glance_geometry_free(geo);
+        free(html);
     }
     const char *truth = corpus_text(run->truth, pg->id);
     if (truth && score_page(truth, o->text ? o->text : "", o) != 0)
         o->scored = 0;
+    if (truth && o->fid.done)
+        o->scored2 = score_text(truth, o->fid.browser_text ? o->fid.browser_text : "", &o->sh2,
+                                &o->lcs2, &o->blk2) == 0;
     return 0;
 }
 
@@ -237,6 +282,23 @@ static int write_out(const char *path, const bench_run *run, const eval_scores *
             json_object_object_add(sc, "blocks_f05", json_object_new_double(o->blk.f05));
             json_object_object_add(pg, "scores", sc);
         }
+        if (o->fid.done) {
+            const fidelity_page *fp = &o->fid;
+            json_object *fo = json_object_new_object();
+            json_object_object_add(fo, "compared", json_object_new_int64((int64_t)fp->compared));
+            json_object_object_add(fo, "agree", json_object_new_int64((int64_t)fp->agree));
+            json_object_object_add(fo, "unmatched", json_object_new_int64((int64_t)fp->unmatched));
+            json_object_object_add(fo, "gce_litehtml", fp->gce_litehtml ? json_object_new_string(fp->gce_litehtml) : NULL);
+            json_object_object_add(fo, "gce_browser", fp->gce_browser ? json_object_new_string(fp->gce_browser) : NULL);
+            if (o->scored2) {
+                json_object *sc = json_object_new_object();
+                json_object_object_add(sc, "tp", json_object_new_double(o->sh2.tp));
+                json_object_object_add(sc, "fp", json_object_new_double(o->sh2.fp));
+                json_object_object_add(sc, "fn", json_object_new_double(o->sh2.fn));
+                json_object_object_add(fo, "browser_scores", sc);
+            }
+            json_object_object_add(pg, "fidelity", fo);
+        }
         json_object_object_add(pages, run->pages[i].id, pg);
     }
     json_object_object_add(root, "summary", scores_json(s));
@@ -249,16 +311,18 @@ static int write_out(const char *path, const bench_run *run, const eval_scores *
 
 int cmd_bench(int argc, char **argv)
 {
-    enum { O_PAGES = 256, O_TRUTH, O_METHOD, O_WINDOW, O_JOBS, O_OUT, O_SCORE, O_PLAIN };
+    enum { O_PAGES = 256, O_TRUTH, O_METHOD, O_WINDOW, O_JOBS, O_OUT, O_SCORE, O_PLAIN, O_BOXES, O_FIDELITY };
     static const struct option longs[] = {
         {"pages", required_argument, NULL, O_PAGES},   {"truth", required_argument, NULL, O_TRUTH},
         {"method", required_argument, NULL, O_METHOD}, {"window", required_argument, NULL, O_WINDOW},
         {"jobs", required_argument, NULL, O_JOBS},     {"out", required_argument, NULL, O_OUT},
         {"score", required_argument, NULL, O_SCORE},   {"no-flex-grid", no_argument, NULL, O_PLAIN},
+        {"boxes-dir", required_argument, NULL, O_BOXES}, {"fidelity", no_argument, NULL, O_FIDELITY},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     const char *pages_dir = NULL, *truth_path = NULL, *method = "auto", *out_path = NULL,
-               *score_path = NULL;
+               *score_path = NULL, *boxes_dir = NULL;
+    int fidelity = 0;
     glance_options opt;
     glance_options_default(&opt);
     opt.offline = 1; /* saved pages, scored as saved: no stylesheet from the web */
@@ -279,6 +343,8 @@ int cmd_bench(int argc, char **argv)
         case O_OUT: out_path = optarg; break;
         case O_SCORE: score_path = optarg; break;
         case O_PLAIN: opt.flex_grid = 0; break;
+        case O_BOXES: boxes_dir = optarg; break;
+        case O_FIDELITY: fidelity = 1; break;
         case 'h': usage_bench(stdout); return 0;
         default: usage_bench(stderr); return EXIT_USAGE;
         }
@@ -291,6 +357,10 @@ int cmd_bench(int argc, char **argv)
     if (optind < argc || !truth_path || (!pages_dir == !score_path)) {
         fprintf(stderr, "glance bench: give --truth and one of --pages or --score\n");
         usage_bench(stderr);
+        return EXIT_USAGE;
+    }
+    if ((fidelity && !boxes_dir) || (boxes_dir && score_path)) {
+        fprintf(stderr, "glance bench: --fidelity needs --boxes-dir, and both need --pages\n");
         return EXIT_USAGE;
     }
     if (glance_method_from_name(method, &opt.method) != 0) {
@@ -314,7 +384,16 @@ int cmd_bench(int argc, char **argv)
         json_object_put(troot);
         return EXIT_BADINPUT;
     }
-    bench_run run = {.pages = pages, .n = n, .truth = truth, .opt = &opt};
+    size_t without_boxes = boxes_dir ? fidelity_keep_pages(boxes_dir, pages, &n) : 0;
+    if (n == 0) {
+        fprintf(stderr, "glance bench: no page of %s has its boxes in %s (ID.json)\n", pages_dir,
+                boxes_dir);
+        free(pages);
+        json_object_put(troot);
+        return EXIT_BADINPUT;
+    }
+    bench_run run = {.pages = pages, .n = n, .truth = truth, .opt = &opt, .boxes_dir = boxes_dir,
+                     .fidelity = fidelity};
     run.out = calloc(n, sizeof *run.out);
     int jobs = (int)jobs_d;
     if (!run.out) {
@@ -362,6 +441,9 @@ int cmd_bench(int argc, char **argv)
 
     printf("glance bench: %zu pages of %s, method %s, window %dx%d, jobs %d\n", n, pages_dir,
            method, opt.window_w, opt.window_h, jobs);
+    if (boxes_dir)
+        printf("boxes: the pages with boxes in %s (%zu without left out), on %s boxes\n", boxes_dir,
+               without_boxes, fidelity ? "litehtml's" : "the browser's");
     printf("answered %zu (gce %zu, bte %zu), no main content %zu, errors %zu; scored %zu (%zu "
            "without truth)\n",
            ok, by_gce, by_bte, nocontent, errors, s.pages, unscored);
@@ -378,6 +460,23 @@ int cmd_bench(int argc, char **argv)
     printf("%-22s %8s %8s %8s %8.1f  %s\n", "  slowest", "", "", "", slow_ms, slow_id);
     printf("%.1f pages/s over %.1f s; peak resident memory %.1f MB\n", n / (wall / 1000.0),
            wall / 1000.0, ru.ru_maxrss / 1024.0);
+    if (fidelity) {
+        fidelity_page *fp = malloc(n * sizeof *fp);
+        eval_summary sum2 = {0};
+        for (size_t i = 0; fp && i < n; i++) {
+            fp[i] = run.out[i].fid;
+            if (run.out[i].scored2)
+                eval_summary_add(&sum2, &run.out[i].sh2, &run.out[i].lcs2, &run.out[i].blk2);
+        }
+        if (fp) {
+            fidelity_print(stdout, boxes_dir, fp, n);
+            eval_scores s2;
+            eval_summary_scores(&sum2, &s2);
+            printf("scores on the browser's boxes (method %s, %zu pages):\n", method, s2.pages);
+            print_scores(stdout, "", &s2);
+        }
+        free(fp);
+    }
     free(parse);
     free(layout);
     free(extract);
@@ -391,6 +490,7 @@ int cmd_bench(int argc, char **argv)
     for (size_t i = 0; i < n; i++) {
         free(run.out[i].text);
         free(run.out[i].message);
+        fidelity_page_free(&run.out[i].fid);
     }
     free(run.out);
     corpus_free(pages, n);

@@ -34,6 +34,9 @@ static void usage_extract(FILE *f)
           "  --base DIR         folder for relative stylesheet links (default: the file's)\n"
           "  --max-depth N      refuse pages nested deeper (default 512)\n"
           "  --no-flex-grid     lay flex and grid out as litehtml 0.6 alone does\n"
+          "  --geometry FILE    boxes of a browser's layout of the page, keyed by XPath\n"
+          "                     (tools/chromium-boxes.mjs), used instead of litehtml's;\n"
+          "                     the window is theirs unless --window is given\n"
           "  --shot OUT.png     also paint the page with GCE's reasoning on it, as\n"
           "                     glance shot does (with its options:)\n",
           f);
@@ -184,7 +187,7 @@ static void usage_shot(FILE *f)
 static int cmd_extract(int argc, char **argv, int shot_mode)
 {
     enum { O_WINDOW = 256, O_GRID, O_ALPHA, O_BETA, O_DW, O_DIFF, O_FORMAT, O_BASE, O_DEPTH, O_METHOD,
-           O_PLAIN, O_SHOT /* then the other SHOT_OPT_* in their order */ };
+           O_PLAIN, O_GEOMETRY, O_SHOT /* then the other SHOT_OPT_* in their order */ };
     static const struct option longopts[] = {
         {"window", required_argument, NULL, O_WINDOW},
         {"grid", required_argument, NULL, O_GRID},
@@ -197,6 +200,7 @@ static int cmd_extract(int argc, char **argv, int shot_mode)
         {"max-depth", required_argument, NULL, O_DEPTH},
         {"method", required_argument, NULL, O_METHOD},
         {"no-flex-grid", no_argument, NULL, O_PLAIN},
+        {"geometry", required_argument, NULL, O_GEOMETRY},
         {"shot", required_argument, NULL, O_SHOT + SHOT_OPT_SHOT},
         {"full", no_argument, NULL, O_SHOT + SHOT_OPT_FULL},
         {"fia", no_argument, NULL, O_SHOT + SHOT_OPT_FIA},
@@ -208,7 +212,8 @@ static int cmd_extract(int argc, char **argv, int shot_mode)
     };
     glance_options opt;
     glance_options_default(&opt);
-    const char *format = "text";
+    const char *format = "text", *geometry_path = NULL;
+    int window_given = 0;
     shot_cli shot;
     shot_cli_init(&shot);
     int c;
@@ -216,11 +221,15 @@ static int cmd_extract(int argc, char **argv, int shot_mode)
     while ((c = getopt_long(argc, argv, shot_mode ? "ho:" : "h", longopts, NULL)) != -1) {
         int bad = 0;
         switch (c) {
-        case O_WINDOW: bad = cli_parse_pair(optarg, &opt.window_w, &opt.window_h); break;
+        case O_WINDOW:
+            bad = cli_parse_pair(optarg, &opt.window_w, &opt.window_h);
+            window_given = 1;
+            break;
         case O_GRID: bad = cli_parse_pair(optarg, &opt.grid_rows, &opt.grid_cols); break;
         case O_ALPHA: bad = cli_parse_double(optarg, &opt.alpha); break;
         case O_BETA: bad = cli_parse_double(optarg, &opt.beta); break;
         case O_DW: bad = cli_parse_double(optarg, &opt.dw); break;
+        case O_GEOMETRY: geometry_path = optarg; break;
         case O_DIFF:
             if (strcmp(optarg, "child") == 0)
                 opt.diff_parent = 0;
@@ -277,9 +286,22 @@ static int cmd_extract(int argc, char **argv, int shot_mode)
     }
     const char *path = argv[optind];
 
+    glance_geometry *geo = NULL;
+    if (geometry_path) {
+        char why[600];
+        glance_status gs = glance_geometry_read_file(geometry_path, &geo, why, sizeof why);
+        if (gs != GLANCE_OK) {
+            fprintf(stderr, "glance: --geometry %s\n", why);
+            return cli_exit_for(gs);
+        }
+        if (!window_given)
+            glance_geometry_window(geo, &opt.window_w, &opt.window_h);
+        opt.geometry = geo;
+    }
     glance_context *ctx = glance_context_new();
     if (!ctx) {
         fprintf(stderr, "glance: cannot set up fonts (is fontconfig configured and a font installed?)\n");
+        glance_geometry_free(geo);
         return EXIT_INTERNAL;
     }
     glance_result *res = NULL;
@@ -290,6 +312,7 @@ static int cmd_extract(int argc, char **argv, int shot_mode)
         if (read_stdin(opt.max_input_bytes, &buf, &len) != 0) {
             fprintf(stderr, "glance: cannot read standard input\n");
             glance_context_free(ctx);
+            glance_geometry_free(geo);
             return EXIT_BADINPUT;
         }
         st = glance_extract(ctx, buf, len, &opt, &res);
@@ -343,6 +366,7 @@ static int cmd_extract(int argc, char **argv, int shot_mode)
     glance_result_free(res);
     glance_context_free(ctx);
     shot_cli_done(&shot);
+    glance_geometry_free(geo);
     return code;
 }
 
