@@ -377,7 +377,8 @@ static glance_status run_extract(glance_result *res, const glance_options *opts)
     if (b == GLANCE_ENOCONTENT) {
         char why[512];
         snprintf(why, sizeof why, "%s%s%s", res->message ? res->message : glance_strerror(b),
-                 res->message ? "; BTE: " : ": BTE: ", "no displayed words on the page");
+                 res->message ? "; BTE: " : ": BTE: ",
+                 res->bte.failure ? res->bte.failure : "the clean-up left out all it found");
         result_set_message(res, why);
     } else if (b == GLANCE_OK) {
         free(res->message);

@@ -86,9 +86,30 @@ static void test_no_words(void **state)
     extract_span s;
     assert_int_equal(extract_bte(d, &s), 1);
     assert_null(s.first);
+    assert_non_null(strstr(s.failure, "no displayed words"));
     char *text = extract_span_text(&s);
     assert_string_equal(text, "");
     free(text);
+    dom_doc_free(d);
+}
+
+/* A page of links: the best stretch is link text only, which is no main
+ * content; BTE says so rather than answer a menu. */
+static void test_links_only(void **state)
+{
+    (void)state;
+    dom_doc *d = dom_doc_new();
+    dom_node *body = page(d, 1000, 1000);
+    for (int k = 0; k < 3; k++) {
+        dom_node *ul = el(d, body, "ul", 0, 0, 1, 1);
+        for (int i = 0; i < 4; i++)
+            link(d, el(d, ul, "li", 0, 0, 1, 1), "Local news from the harbour towns", 0, 0, 1, 1);
+    }
+    dom_doc_finish(d);
+    extract_span s;
+    assert_int_equal(extract_bte(d, &s), 1);
+    assert_null(s.first);
+    assert_non_null(strstr(s.failure, "link text only"));
     dom_doc_free(d);
 }
 
@@ -98,6 +119,7 @@ int main(void)
         cmocka_unit_test(test_article_between_menus),
         cmocka_unit_test(test_unspaced_script_and_hidden_text),
         cmocka_unit_test(test_no_words),
+        cmocka_unit_test(test_links_only),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
