@@ -51,12 +51,56 @@ typedef enum glance_method {
     GLANCE_METHOD_AUTO = 0, /* GCE; BTE when GCE finds nothing or far less text
                                than BTE (auto_min_share); the default */
     GLANCE_METHOD_GCE = 1,  /* Grid, Centering, Expanding (paper 002) alone */
-    GLANCE_METHOD_BTE = 2   /* Body Text Extraction (paper 001) alone */
+    GLANCE_METHOD_BTE = 2,  /* Body Text Extraction (paper 001) alone */
+    GLANCE_METHOD_NODECHAR = 3, /* node characteristics (paper 000) alone */
+    GLANCE_METHOD_XPATH = 4,    /* XPath blocks (paper 003) alone */
+    GLANCE_METHOD_DANAG = 5,    /* DANAg (paper 004) alone */
+    GLANCE_METHOD_ALL = 6       /* auto answers; every extractor also runs on its
+                                   own and the JSON reports each one's answer
+                                   ("methods") */
 } glance_method;
 
-/* "auto", "gce", "bte"; and back (0, or -1 for an unknown name). */
+/* "auto", "gce", "bte", "nodechar", "xpath", "danag", "all"; and back (0,
+ * or -1 for an unknown name). */
 const char *glance_method_name(glance_method m);
 int glance_method_from_name(const char *name, glance_method *out);
+
+/* Node characteristics (paper 000, Liu et al. 2017). */
+typedef struct glance_nodechar_options {
+    double theta;       /* hyperlink density θ at or over which a node is noise;
+                           default 0.333 */
+    double delta;       /* text density δ under which a node is content only
+                           beside a denser one (Fig. 2); default 0.5 */
+    double weight_text; /* α of node fusion (formula 3); β = 1 - α weighs θ;
+                           default 0.2 */
+    double epsilon;     /* neighbours differing by less merge; default 0.1 (the
+                           paper gives none); 0: no fusion */
+    double min_density; /* result analyzer: the content's text density must be
+                           over this ...; default 0.3 */
+    int min_punct;      /* ... and its punctuation marks more than this many
+                           (any script's); default 2 */
+} glance_nodechar_options;
+
+/* XPath blocks (paper 003, Thanadechteemapat & Fung). */
+typedef struct glance_xpath_options {
+    double atr_weight;  /* AR = w·ATR + (1 - w)·ANR; default 0.75 */
+    double max_ar;      /* a block with AR at or over this is links; default 0.6 */
+    int min_chars;      /* a leaf needs this many characters; default 2 */
+    int exempt_links;   /* ... a block with fewer links than this (default 2) ... */
+    int exempt_leaves;  /* ... among more leaves than this (default 2) is kept
+                           whatever its AR */
+    const char *footer_phrases; /* a leaf starting with one of these ('|' between
+                           them; ASCII letters in any case) is a footer; default
+                           "powered by|copyright|©|版权所有|版權所有|著作権|저작권";
+                           "" for none */
+} glance_xpath_options;
+
+/* DANAg (paper 004, Mohammadzadeh et al. 2011). */
+typedef struct glance_danag_options {
+    int gap;            /* lines between two paragraphs of the main area, at
+                           most; default 20 */
+    int radius;         /* smoothing over lines i-r .. i+r; default 1 */
+} glance_danag_options;
 
 typedef struct glance_options {
     glance_method method;        /* default GLANCE_METHOD_AUTO */
@@ -88,6 +132,10 @@ typedef struct glance_options {
                                     blocks that are mostly link text; default 1 */
     double cleanup_link_share;   /* "mostly": link text over this share of a block's
                                     text; default 0.5 */
+    /* The other extractors, each with its paper's values (DESIGN.md) */
+    glance_nodechar_options nodechar;
+    glance_xpath_options xpath;
+    glance_danag_options danag;
     /* Limits */
     size_t max_input_bytes;      /* default 64 MiB */
     int max_depth;               /* element nesting; default 512 */
@@ -148,7 +196,8 @@ const char *glance_result_xpath(const glance_result *res);
 const char *glance_result_tag(const glance_result *res);
 glance_box glance_result_box(const glance_result *res);
 
-/* The extractor that answered ("gce", "bte"); NULL when none did. */
+/* The extractor that answered ("gce", "bte", "nodechar", "xpath", "danag");
+ * NULL when none did. */
 const char *glance_result_method(const glance_result *res);
 
 /* Why no main content was found; NULL when it was. */

@@ -33,7 +33,8 @@ static void usage_bench(FILE *f)
           "(optionally wrapped as {\"version\", \"output\"}) instead.\n"
           "\n"
           "options:\n"
-          "  --method NAME    extractor: auto, gce or bte (default auto)\n"
+          "  --method NAME    extractor: auto, gce, bte, nodechar, xpath or danag\n"
+          "                   (default auto)\n"
           "  --window WxH     window size (default 1920x1080)\n"
           "  --jobs N         pages in parallel, one document each (default 1)\n"
           "  --out FILE       write every page's text, status, timings and scores,\n"
@@ -290,7 +291,7 @@ int cmd_bench(int argc, char **argv)
         return EXIT_USAGE;
     }
     if (glance_method_from_name(method, &opt.method) != 0) {
-        fprintf(stderr, "glance bench: unknown method '%s' (known: auto, gce, bte)\n", method);
+        fprintf(stderr, "glance bench: unknown method '%s' (known: auto, gce, bte, nodechar, xpath, danag)\n", method);
         return EXIT_USAGE;
     }
     if (score_path)

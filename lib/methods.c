@@ -1,0 +1,200 @@
+/* lib/: the extractors of papers 000 (node characteristics), 003 (XPath
+ * blocks) and 004 (DANAg) as answers of the public API, and every
+ * extractor's own answer side by side (--method all). Each answers as BTE
+ * does: a stretch of the page (some of its text nodes, for the first two),
+ * its text after the clean-up, that text as paragraphs of clean HTML, and
+ * the element that holds it. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "lib/result.h"
+
+void methods_options_default(glance_options *o)
+{
+    extract_nodechar_params n;
+    extract_nodechar_params_default(&n);
+    o->nodechar = (glance_nodechar_options){n.theta, n.delta, n.weight_text, n.epsilon,
+                                            n.min_density, n.min_punct};
+    extract_xpath_params x;
+    extract_xpath_params_default(&x);
+    o->xpath = (glance_xpath_options){x.atr_weight, x.max_ar, x.min_chars, x.exempt_links,
+                                      x.exempt_leaves, x.footer_phrases};
+    extract_danag_params d;
+    extract_danag_params_default(&d);
+    o->danag = (glance_danag_options){d.gap, d.radius};
+}
+
+static int share(double v)
+{
+    return isfinite(v) && v >= 0 && v <= 1;
+}
+
+int methods_options_valid(const glance_options *o, char *why, size_t cap)
+{
+    const glance_nodechar_options *n = &o->nodechar;
+    const glance_xpath_options *x = &o->xpath;
+    if (!share(n->theta) || !share(n->weight_text) || !share(n->min_density))
+        snprintf(why, cap, "nodechar theta %g, weight_text %g, min_density %g: must be 0 to 1",
+                 n->theta, n->weight_text, n->min_density);
+    else if (!isfinite(n->delta) || n->delta < 0 || !isfinite(n->epsilon) || n->epsilon < 0)
+        snprintf(why, cap, "nodechar delta %g, epsilon %g: must be 0 or more", n->delta,
+                 n->epsilon);
+    else if (n->min_punct < 0)
+        snprintf(why, cap, "nodechar min_punct %d: must be 0 or more", n->min_punct);
+    else if (!share(x->atr_weight) || !share(x->max_ar))
+        snprintf(why, cap, "xpath atr_weight %g, max_ar %g: must be 0 to 1", x->atr_weight,
+                 x->max_ar);
+    else if (x->min_chars < 0 || x->exempt_links < 0 || x->exempt_leaves < 0)
+        snprintf(why, cap, "xpath min_chars, exempt_links, exempt_leaves: must be 0 or more");
+    else if (o->danag.gap < 0 || o->danag.radius < 0 || o->danag.radius > 1000)
+        snprintf(why, cap, "danag gap %d, radius %d: gap 0 or more, radius 0 to 1000",
+                 o->danag.gap, o->danag.radius);
+    else
+        return 1;
+    return 0;
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static const char *long_name(glance_method m)
+{
+    switch (m) {
+    case GLANCE_METHOD_NODECHAR: return "node characteristics";
+    case GLANCE_METHOD_XPATH: return "XPath blocks";
+    case GLANCE_METHOD_DANAG: return "DANAg";
+    default: return glance_method_name(m);
+    }
+}
+
+static glance_status fail(glance_result *res, glance_method m, const char *why)
+{
+    char msg[512];
+    snprintf(msg, sizeof msg, "%s: %s: %s", glance_strerror(GLANCE_ENOCONTENT), long_name(m), why);
+    result_set_message(res, msg);
+    return GLANCE_ENOCONTENT;
+}
+
+glance_status methods_run(glance_result *res, const glance_options *opts, glance_method m)
+{
+    double t0 = now_ms();
+    extract_span *sp;
+    int r;
+    if (m == GLANCE_METHOD_NODECHAR) {
+        const glance_nodechar_options *o = &opts->nodechar;
+        extract_nodechar_params p = {o->theta, o->delta, o->weight_text, o->epsilon,
+                                     o->min_density, o->min_punct};
+        sp = &res->nodechar;
+        extract_span_free(sp);
+        r = extract_nodechar(res->dom, &p, sp, &res->nodechar_info);
+        res->nodechar_ran = 1;
+    } else if (m == GLANCE_METHOD_XPATH) {
+        const glance_xpath_options *o = &opts->xpath;
+        extract_xpath_params p = {o->atr_weight, o->max_ar, o->min_chars, o->exempt_links,
+                                  o->exempt_leaves, o->footer_phrases};
+        sp = &res->xpath_blocks;
+        extract_span_free(sp);
+        r = extract_xpath(res->dom, &p, sp, &res->xpath_info);
+        res->xpath_ran = 1;
+    } else if (m == GLANCE_METHOD_DANAG) {
+        extract_danag_params p = {opts->danag.gap, opts->danag.radius};
+        sp = &res->danag;
+        extract_span_free(sp);
+        r = extract_danag(res->dom, &p, sp, &res->danag_info);
+        res->danag_ran = 1;
+    } else {
+        return GLANCE_EOPTION;
+    }
+    res->timings.gce_ms += now_ms() - t0;
+    if (r < 0)
+        return GLANCE_ENOMEM;
+    if (r > 0)
+        return fail(res, m, sp->failure ? sp->failure : "nothing found");
+    extract_cleaner *cl;
+    if (result_cleaner(res, opts, &cl))
+        return GLANCE_ENOMEM;
+    char *text = extract_span_text_kept(sp, cl ? extract_cleaner_keep : NULL, cl);
+    if (!text)
+        return GLANCE_ENOMEM;
+    if (!text[0]) {
+        free(text);
+        return fail(res, m, "the clean-up left out all it found");
+    }
+    free(res->text);
+    free(res->html);
+    res->text = text;
+    res->html = result_paragraphs_html(text);
+    res->chosen = extract_span_holder(sp);
+    res->xpath = res->chosen ? dom_node_xpath(res->dom, res->chosen) : "";
+    if (!res->html || !res->xpath)
+        return GLANCE_ENOMEM;
+    res->method = m;
+    free(res->message);
+    res->message = NULL;
+    return GLANCE_OK;
+}
+
+/* The span an answer of method m came from, when it was one. */
+static const extract_span *span_of(const glance_result *res, glance_method m)
+{
+    switch (m) {
+    case GLANCE_METHOD_BTE: return &res->bte;
+    case GLANCE_METHOD_NODECHAR: return &res->nodechar;
+    case GLANCE_METHOD_XPATH: return &res->xpath_blocks;
+    case GLANCE_METHOD_DANAG: return &res->danag;
+    default: return NULL;
+    }
+}
+
+int methods_record(glance_result *res, glance_method m, glance_status st)
+{
+    if ((unsigned)m >= GLANCE_METHOD_ALL)
+        return 0;
+    struct result_answer *a = &res->answers[m];
+    free(a->text);
+    free(a->failure);
+    memset(a, 0, sizeof *a);
+    a->ran = 1;
+    a->status = st;
+    if (st == GLANCE_OK && res->text) {
+        if (!(a->text = strdup(res->text)))
+            return -1;
+        a->words = extract_count_words(a->text, strlen(a->text));
+        a->xpath = res->xpath;
+        const extract_span *sp = span_of(res, res->method);
+        if (sp && sp->first) {
+            a->first = dom_node_xpath(res->dom, sp->first);
+            a->last = dom_node_xpath(res->dom, sp->last);
+        }
+    } else if (!(a->failure = strdup(res->message ? res->message : glance_strerror(st)))) {
+        return -1;
+    }
+    return 0;
+}
+
+void methods_forget(glance_result *res)
+{
+    extract_span_free(&res->nodechar);
+    extract_span_free(&res->xpath_blocks);
+    extract_span_free(&res->danag);
+    res->nodechar_ran = res->xpath_ran = res->danag_ran = 0;
+}
+
+void methods_free(glance_result *res)
+{
+    methods_forget(res);
+    for (int m = 0; m < GLANCE_METHOD_ALL; m++) {
+        free(res->answers[m].text);
+        free(res->answers[m].failure);
+    }
+    memset(res->answers, 0, sizeof res->answers);
+    res->all_ran = 0;
+}
+
