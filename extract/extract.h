@@ -39,6 +39,17 @@ void extract_span_free(extract_span *span);
  * memory. */
 int extract_bte(const dom_doc *doc, extract_span *out);
 
+/* BTE's tokens inside one element (`top`; what `keep` turns down below it
+ * left out), and every maximal-scoring stretch of them (Ruzzo and Tompa,
+ * 1999: none inside it scores more, none around it holds it) that scores at
+ * least `min_share` of the best one: the word-dense parts of an element,
+ * without the tag-dense ones between and around them (bylines, galleries,
+ * lists of links). out->picked marks their text nodes; out->score is the sum
+ * of their scores. 0 when found, 1 when the element shows no words, -1 when
+ * out of memory. */
+int extract_bte_stretches(const dom_doc *doc, const dom_node *top, dom_keep_fn keep, void *ctx,
+                          double min_share, extract_span *out);
+
 /* Words of a text as BTE counts them: runs between white space, and each
  * character of a script written without spaces (Han, Kana, Thai ...). */
 long extract_count_words(const char *text, size_t len);

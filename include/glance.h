@@ -108,6 +108,16 @@ typedef struct glance_options {
                                     this share of the words of BTE's; below it, GCE
                                     took a part of the article (or a wrong block)
                                     and BTE answers. Default 0.3; 0 never overrules */
+    int auto_trim;               /* auto: when GCE's answer stands, keep of its node
+                                    only the stretches BTE's count of words and tags
+                                    finds dense (extract_bte_stretches): bylines,
+                                    galleries and lists between or around the text
+                                    go. Default 1 */
+    double auto_stretch_share;   /* ... every stretch scoring at least this share of
+                                    the best one; default 0.3 */
+    double auto_trim_min_share;  /* ... unless that keeps under this share of GCE's
+                                    words: then the node is structured content (a
+                                    table, a list) and stays whole; default 0.5 */
     /* Layout */
     int window_w, window_h;      /* window size S_w; default 1920x1080 */
     const char *base_dir;        /* folder that relative stylesheet links resolve

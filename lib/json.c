@@ -283,6 +283,15 @@ char *result_build_json(const glance_result *res)
         json_object_object_add(a, "gce_overruled", json_object_new_boolean(res->auto_overruled));
         json_object_object_add(o, "auto", a);
     }
+    if (res->auto_trim_ran) {
+        /* auto: GCE's node kept to its dense stretches (lib/methods.c). */
+        json_object *a = json_object_new_object();
+        json_object_object_add(a, "trimmed", json_object_new_boolean(res->auto_trimmed));
+        json_object_object_add(a, "words", json_object_new_int64(res->auto_trim_words));
+        json_object_object_add(a, "stretch_share", json_object_new_double(res->params_stretch_share));
+        json_object_object_add(a, "min_share", json_object_new_double(res->params_trim_min_share));
+        json_object_object_add(o, "auto_trim", a);
+    }
     if (res->bte_ran) {
         json_object *b = json_object_new_object();
         int found = res->bte.first != NULL;

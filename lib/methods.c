@@ -198,3 +198,102 @@ void methods_free(glance_result *res)
     res->all_ran = 0;
 }
 
+
+/* auto's trim ------------------------------------------------------------ */
+
+typedef struct trim_ctx {
+    const unsigned char *picked; /* text nodes in a dense stretch */
+    unsigned char *shown;        /* elements: 1 picked text below, 2 text but none picked */
+    size_t count;
+    extract_cleaner *cl;
+} trim_ctx;
+
+/* A text node stays when a dense stretch holds it; an element when the
+ * clean-up keeps it and it holds such text, or no text at all (an image). */
+static int trim_keep(const dom_node *n, void *p)
+{
+    const trim_ctx *t = p;
+    if (n->index >= t->count)
+        return 1;
+    if (n->kind == DOM_TEXT)
+        return t->picked[n->index];
+    if (t->shown[n->index] == 2)
+        return 0;
+    return t->cl ? extract_cleaner_keep(n, t->cl) : 1;
+}
+
+glance_status methods_trim(glance_result *res, const glance_options *opts)
+{
+    if (!opts->auto_trim || res->method != GLANCE_METHOD_GCE || !res->chosen)
+        return GLANCE_OK;
+    double t0 = now_ms();
+    extract_cleaner *cl;
+    if (result_cleaner(res, opts, &cl))
+        return GLANCE_ENOMEM;
+    extract_span sp;
+    int r = extract_bte_stretches(res->dom, res->chosen, cl ? extract_cleaner_keep : NULL, cl,
+                                  opts->auto_stretch_share, &sp);
+    if (r < 0)
+        return GLANCE_ENOMEM;
+    res->auto_trim_ran = 1;
+    res->params_stretch_share = opts->auto_stretch_share;
+    res->params_trim_min_share = opts->auto_trim_min_share;
+    if (r > 0)
+        return GLANCE_OK;
+    /* Which elements below the node hold picked text, or text but none
+     * picked: bottom up over the node's subtree (its pre-order indices run
+     * on from its own). */
+    size_t count = sp.n_picked, top = res->chosen->index;
+    trim_ctx t = {sp.picked, calloc(count ? count : 1, 1), count, cl};
+    const dom_node **order = calloc(count ? count : 1, sizeof *order);
+    char *text = NULL, *html = NULL;
+    glance_status st = GLANCE_ENOMEM;
+    if (!t.shown || !order)
+        goto done;
+    size_t end = top;
+    for (const dom_node *n = res->chosen; n; n = dom_next(n, res->chosen))
+        if (n->index < count) {
+            order[n->index] = n;
+            if (n->index >= end)
+                end = n->index + 1;
+        }
+    for (size_t i = end; i-- > top;) {
+        const dom_node *n = order[i];
+        if (!n || n == res->chosen || !n->parent || dom_node_left_out(n))
+            continue;
+        unsigned char mine = t.shown[i];
+        if (n->kind == DOM_TEXT)
+            mine = !extract_count_chars(n->text, n->text_len) ? 0 : sp.picked[i] ? 1 : 2;
+        unsigned char *up = &t.shown[n->parent->index];
+        if (mine == 1)
+            *up = 1;
+        else if (mine == 2 && *up == 0)
+            *up = 2;
+    }
+    text = dom_to_text_kept(res->chosen, trim_keep, &t, NULL);
+    if (!text)
+        goto done;
+    res->auto_trim_words = extract_count_words(text, strlen(text));
+    long words = extract_count_words(res->text, strlen(res->text));
+    st = GLANCE_OK;
+    if (!text[0] || (double)res->auto_trim_words < opts->auto_trim_min_share * (double)words)
+        goto done; /* structured content (a table, a list): the node stays whole */
+    if (!(html = dom_to_html_kept(res->chosen, trim_keep, &t, NULL))) {
+        st = GLANCE_ENOMEM;
+        goto done;
+    }
+    free(res->text);
+    free(res->html);
+    res->text = text;
+    res->html = html;
+    text = html = NULL;
+    res->auto_trimmed = 1;
+done:
+    res->timings.gce_ms += now_ms() - t0;
+    free(text);
+    free(html);
+    free(t.shown);
+    free(order);
+    extract_span_free(&sp);
+    return st;
+}

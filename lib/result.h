@@ -26,6 +26,9 @@ struct glance_result {
     int auto_checked, auto_overruled; /* auto: GCE's answer weighed against BTE's */
     long auto_gce_words, auto_bte_words;
     double params_auto_min_share;
+    int auto_trim_ran, auto_trimmed; /* auto: GCE's node trimmed to its dense stretches */
+    long auto_trim_words;            /* words of the trimmed text */
+    double params_stretch_share, params_trim_min_share;
     extract_cleaner *cleaner; /* the clean-up's tables for this page; NULL when off */
     double cleaner_share;
     extract_span bte;
@@ -63,6 +66,9 @@ void methods_options_default(glance_options *o);
 int methods_options_valid(const glance_options *o, char *why, size_t cap);
 /* Runs one of them (GLANCE_METHOD_NODECHAR, _XPATH, _DANAG) as the answer. */
 glance_status methods_run(glance_result *res, const glance_options *opts, glance_method m);
+/* auto: GCE's answer (in res) trimmed to the dense stretches of its node
+ * when opts->auto_trim asks; the status (GLANCE_OK, or GLANCE_ENOMEM). */
+glance_status methods_trim(glance_result *res, const glance_options *opts);
 /* Records the answer the result holds now as method m's (--method all). */
 int methods_record(glance_result *res, glance_method m, glance_status st);
 /* Forgets the spans of the last run (methods_free: and the answers too). */
