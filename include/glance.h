@@ -112,7 +112,7 @@ typedef struct glance_options {
                                     only the stretches BTE's count of words and tags
                                     finds dense (extract_bte_stretches): bylines,
                                     galleries and lists between or around the text
-                                    go. Default 1 */
+                                    go, and figure captions. Default 1 */
     double auto_stretch_share;   /* ... every stretch scoring at least this share of
                                     the best one; default 0.3 */
     double auto_trim_min_share;  /* ... unless that keeps under this share of GCE's

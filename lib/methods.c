@@ -208,8 +208,18 @@ typedef struct trim_ctx {
     extract_cleaner *cl;
 } trim_ctx;
 
-/* A text node stays when a dense stretch holds it; an element when the
- * clean-up keeps it and it holds such text, or no text at all (an image). */
+/* What auto reads as the article's running text: what the clean-up keeps,
+ * but no caption (<figcaption> belongs to its picture, and a text answer
+ * has no pictures; the HTML keeps the images). */
+static int running_text(const dom_node *n, void *cl)
+{
+    if (n->kind == DOM_ELEMENT && strcmp(n->tag, "figcaption") == 0)
+        return 0;
+    return cl ? extract_cleaner_keep(n, cl) : 1;
+}
+
+/* A text node stays when a dense stretch holds it; an element when it is
+ * running text and holds such text, or no text at all (an image). */
 static int trim_keep(const dom_node *n, void *p)
 {
     const trim_ctx *t = p;
@@ -219,7 +229,7 @@ static int trim_keep(const dom_node *n, void *p)
         return t->picked[n->index];
     if (t->shown[n->index] == 2)
         return 0;
-    return t->cl ? extract_cleaner_keep(n, t->cl) : 1;
+    return running_text(n, t->cl);
 }
 
 glance_status methods_trim(glance_result *res, const glance_options *opts)
@@ -231,7 +241,7 @@ glance_status methods_trim(glance_result *res, const glance_options *opts)
     if (result_cleaner(res, opts, &cl))
         return GLANCE_ENOMEM;
     extract_span sp;
-    int r = extract_bte_stretches(res->dom, res->chosen, cl ? extract_cleaner_keep : NULL, cl,
+    int r = extract_bte_stretches(res->dom, res->chosen, running_text, cl,
                                   opts->auto_stretch_share, &sp);
     if (r < 0)
         return GLANCE_ENOMEM;
