@@ -427,6 +427,8 @@ static glance_status run_extract(glance_result *res, const glance_options *opts)
     } else if (b == GLANCE_OK) {
         free(res->message);
         res->message = NULL;
+        if (opts->method == GLANCE_METHOD_AUTO)
+            b = methods_trim(res, opts);
     }
     return b;
 }

@@ -234,6 +234,28 @@ static int trim_keep(const dom_node *n, void *p)
 
 glance_status methods_trim(glance_result *res, const glance_options *opts)
 {
+    if (opts->auto_trim && res->method == GLANCE_METHOD_BTE) {
+        extract_cleaner *cl;
+        if (result_cleaner(res, opts, &cl))
+            return GLANCE_ENOMEM;
+        char *t = extract_span_text_kept(&res->bte, running_text, cl);
+        if (!t)
+            return GLANCE_ENOMEM;
+        if (t[0]) {
+            char *h = result_paragraphs_html(t);
+            if (!h) {
+                free(t);
+                return GLANCE_ENOMEM;
+            }
+            free(res->text);
+            free(res->html);
+            res->text = t;
+            res->html = h;
+        } else {
+            free(t);
+        }
+        return GLANCE_OK;
+    }
     if (!opts->auto_trim || res->method != GLANCE_METHOD_GCE || !res->chosen)
         return GLANCE_OK;
     double t0 = now_ms();

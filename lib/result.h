@@ -66,8 +66,10 @@ void methods_options_default(glance_options *o);
 int methods_options_valid(const glance_options *o, char *why, size_t cap);
 /* Runs one of them (GLANCE_METHOD_NODECHAR, _XPATH, _DANAG) as the answer. */
 glance_status methods_run(glance_result *res, const glance_options *opts, glance_method m);
-/* auto: GCE's answer (in res) trimmed to the dense stretches of its node
- * when opts->auto_trim asks; the status (GLANCE_OK, or GLANCE_ENOMEM). */
+/* auto: the answer in res made the article's running text when
+ * opts->auto_trim asks: GCE's node trimmed to its dense stretches, BTE's
+ * stretch without figure captions; the status (GLANCE_OK, or
+ * GLANCE_ENOMEM). */
 glance_status methods_trim(glance_result *res, const glance_options *opts);
 /* Records the answer the result holds now as method m's (--method all). */
 int methods_record(glance_result *res, glance_method m, glance_status st);
