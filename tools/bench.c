@@ -326,7 +326,7 @@ int cmd_bench(int argc, char **argv)
 
     /* Scores in page order, so that --jobs never changes them. */
     eval_summary sum = {0};
-    size_t ok = 0, nocontent = 0, errors = 0, unscored = 0, by_gce = 0, by_bte = 0;
+    size_t ok = 0, nocontent = 0, errors = 0, unscored = 0, by_gce = 0, by_bte = 0, by_other = 0;
     double *parse = malloc(n * sizeof *parse), *layout = malloc(n * sizeof *layout),
            *extract = malloc(n * sizeof *extract), *total = malloc(n * sizeof *total);
     if (!parse || !layout || !extract || !total) {
@@ -339,6 +339,7 @@ int cmd_bench(int argc, char **argv)
         ok += o->status == GLANCE_OK;
         by_gce += o->method && strcmp(o->method, "gce") == 0;
         by_bte += o->method && strcmp(o->method, "bte") == 0;
+        by_other += o->method && strcmp(o->method, "gce") != 0 && strcmp(o->method, "bte") != 0;
         nocontent += o->status == GLANCE_ENOCONTENT;
         errors += o->status != GLANCE_OK && o->status != GLANCE_ENOCONTENT;
         if (o->scored)
@@ -359,9 +360,12 @@ int cmd_bench(int argc, char **argv)
 
     printf("glance bench: %zu pages of %s, method %s, window %dx%d, jobs %d\n", n, pages_dir,
            method, opt.window_w, opt.window_h, jobs);
-    printf("answered %zu (gce %zu, bte %zu), no main content %zu, errors %zu; scored %zu (%zu "
+    char other[64] = "";
+    if (by_other) /* --method nodechar, xpath or danag */
+        snprintf(other, sizeof other, ", %s %zu", method, by_other);
+    printf("answered %zu (gce %zu, bte %zu%s), no main content %zu, errors %zu; scored %zu (%zu "
            "without truth)\n",
-           ok, by_gce, by_bte, nocontent, errors, s.pages, unscored);
+           ok, by_gce, by_bte, other, nocontent, errors, s.pages, unscored);
     print_scores(stdout, "", &s);
     double slow_ms = run.out[slowest].total_ms;
     const char *slow_id = pages[slowest].id;
