@@ -49,7 +49,8 @@ const char *glance_strerror(glance_status status);
 /* Which extractor answers. */
 typedef enum glance_method {
     GLANCE_METHOD_AUTO = 0, /* GCE; BTE when GCE finds nothing or far less text
-                               than BTE (auto_min_share); the default */
+                               than BTE (auto_min_share); the answer kept to the
+                               article's running text (auto_trim); the default */
     GLANCE_METHOD_GCE = 1,  /* Grid, Centering, Expanding (paper 002) alone */
     GLANCE_METHOD_BTE = 2,  /* Body Text Extraction (paper 001) alone */
     GLANCE_METHOD_NODECHAR = 3, /* node characteristics (paper 000) alone */

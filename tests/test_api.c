@@ -399,6 +399,49 @@ static void auto_weighs_gce_against_bte(void **state)
     glance_result_free(res);
 }
 
+/* auto keeps GCE's node to its dense stretches: on the gallery fixture the
+ * row of date, time and author above the story and the captions leave;
+ * with auto_trim off the answer is GCE's whole node; the JSON says which. */
+static void auto_trims_gce(void **state)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/gallery.html", FIXTURES_DIR);
+    glance_options opt;
+    glance_options_default(&opt);
+    assert_int_equal(opt.auto_trim, 1);
+    assert_true(opt.auto_stretch_share == 0.3 && opt.auto_trim_min_share == 0.5);
+    glance_result *res;
+    assert_int_equal(glance_extract_file(ctx, path, &opt, &res), GLANCE_OK);
+    assert_string_equal(glance_result_method(res), "gce");
+    assert_null(strstr(glance_result_text(res), "Staff reports"));
+    assert_null(strstr(glance_result_text(res), "Photo: Dan Reed"));
+    assert_null(strstr(glance_result_html(res), "Staff reports"));
+    assert_non_null(strstr(glance_result_html(res), "<img"));
+    json_object *o = json_tokener_parse(glance_result_json(res)), *t, *v;
+    assert_true(json_object_object_get_ex(o, "auto_trim", &t));
+    assert_true(json_object_object_get_ex(t, "trimmed", &v));
+    assert_true(json_object_get_boolean(v));
+    json_object_put(o);
+    glance_result_free(res);
+
+    opt.auto_trim = 0;
+    assert_int_equal(glance_extract_file(ctx, path, &opt, &res), GLANCE_OK);
+    assert_non_null(strstr(glance_result_text(res), "Staff reports"));
+    assert_non_null(strstr(glance_result_text(res), "Photo: Dan Reed"));
+    glance_result_free(res);
+
+    /* Asking for every stretch to keep more than all the words: never trimmed. */
+    opt.auto_trim = 1;
+    opt.auto_trim_min_share = 1;
+    assert_int_equal(glance_extract_file(ctx, path, &opt, &res), GLANCE_OK);
+    assert_non_null(strstr(glance_result_text(res), "Staff reports"));
+    glance_result_free(res);
+
+    opt.auto_stretch_share = 2;
+    assert_int_equal(glance_extract_file(ctx, path, &opt, &res), GLANCE_EOPTION);
+    glance_result_free(res);
+}
+
 static void method_names(void **state)
 {
     glance_method m;
@@ -453,6 +496,7 @@ int main(void)
         cmocka_unit_test(declared_legacy_charsets),
         cmocka_unit_test(auto_falls_back_to_bte),
         cmocka_unit_test(auto_weighs_gce_against_bte),
+        cmocka_unit_test(auto_trims_gce),
         cmocka_unit_test(method_names),
         cmocka_unit_test(bad_options),
         cmocka_unit_test(other_methods),
