@@ -11,7 +11,6 @@
  */
 #include "extract/extract.h"
 
-#include <hb.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,56 +52,6 @@ static void add(runs *r, long value, const dom_node *text)
         r->cap = cap;
     }
     r->v[r->n++] = (run){value, text, text};
-}
-
-static int unspaced(hb_unicode_funcs_t *uf, unsigned cp)
-{
-    if (cp < 0x0E00)
-        return 0;
-    switch (hb_unicode_script(uf, cp)) {
-    case HB_SCRIPT_HAN:
-    case HB_SCRIPT_HIRAGANA:
-    case HB_SCRIPT_KATAKANA:
-    case HB_SCRIPT_THAI:
-    case HB_SCRIPT_LAO:
-    case HB_SCRIPT_KHMER:
-    case HB_SCRIPT_MYANMAR:
-        return 1;
-    default:
-        return 0;
-    }
-}
-
-/* Words in a text: runs between white space, and each character of an
- * unspaced script. */
-long extract_count_words(const char *s, size_t n)
-{
-    hb_unicode_funcs_t *uf = hb_unicode_funcs_get_default();
-    long words = 0;
-    int in_word = 0;
-    for (size_t i = 0; i < n;) {
-        unsigned char c = (unsigned char)s[i];
-        unsigned cp = c;
-        size_t len = 1;
-        if (c >= 0xF0 && i + 3 < n)
-            cp = ((c & 7u) << 18) | ((s[i + 1] & 0x3Fu) << 12) | ((s[i + 2] & 0x3Fu) << 6) | (s[i + 3] & 0x3Fu), len = 4;
-        else if (c >= 0xE0 && i + 2 < n)
-            cp = ((c & 15u) << 12) | ((s[i + 1] & 0x3Fu) << 6) | (s[i + 2] & 0x3Fu), len = 3;
-        else if (c >= 0xC0 && i + 1 < n)
-            cp = ((c & 31u) << 6) | (s[i + 1] & 0x3Fu), len = 2;
-        i += len;
-        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || cp == 0xA0 ||
-            cp == 0x3000) {
-            in_word = 0;
-        } else if (unspaced(uf, cp)) {
-            words++;
-            in_word = 0;
-        } else if (!in_word) {
-            words++;
-            in_word = 1;
-        }
-    }
-    return words;
 }
 
 static int bte_enter(void *ctx, const dom_node *n)
@@ -160,5 +109,128 @@ int extract_bte(const dom_doc *doc, extract_span *out)
         out->score = best;
     }
     free(r.v);
-    return found && out->first ? 0 : 1;
+    if (!found || !out->first) {
+        out->first = out->last = NULL;
+        out->failure = "no displayed words on the page";
+        return 1;
+    }
+    /* A stretch of nothing but link text is a menu or a list of links at
+     * best: the page has no main content to give (a page of links). */
+    const dom_node *root = out->first;
+    while (root->parent)
+        root = root->parent;
+    for (const dom_node *n = out->first; n; n = dom_next(n, root)) {
+        if (n->kind == DOM_TEXT && !n->in_link && !dom_node_left_out(n) &&
+            extract_count_words(n->text, n->text_len) > 0)
+            return 0;
+        if (n == out->last)
+            break;
+    }
+    out->first = out->last = NULL;
+    out->failure = "its best stretch is link text only: a page of links";
+    return 1;
+}
+
+/* BTE's stretches inside one element ----------------------------------- */
+
+typedef struct sub_walk {
+    runs r;
+    const dom_node *top;
+    dom_keep_fn keep;
+    void *ctx;
+} sub_walk;
+
+static int sub_enter(void *ctx, const dom_node *n)
+{
+    sub_walk *w = ctx;
+    if (n != w->top && w->keep && !w->keep(n, w->ctx))
+        return 0;
+    return bte_enter(&w->r, n);
+}
+
+static void sub_leave(void *ctx, const dom_node *n)
+{
+    bte_leave(&((sub_walk *)ctx)->r, n);
+}
+
+/* A maximal-scoring stretch of runs: runs s..e, the prefix sums before and
+ * after it, and the nearest earlier stretch whose L is smaller. */
+typedef struct stretch {
+    size_t s, e;
+    long L, R;
+    size_t lower;
+} stretch;
+
+#define NONE ((size_t)-1)
+
+int extract_bte_stretches(const dom_doc *doc, const dom_node *top, dom_keep_fn keep, void *ctx,
+                          double min_share, extract_span *out)
+{
+    memset(out, 0, sizeof *out);
+    sub_walk w = {{0}, top, keep, ctx};
+    dom_walk(top, sub_enter, sub_leave, &w);
+    size_t count = dom_doc_count(doc);
+    stretch *st = w.r.failed ? NULL : malloc((w.r.n + 1) * sizeof *st);
+    out->picked = st ? calloc(count ? count : 1, 1) : NULL;
+    if (!out->picked) {
+        free(st);
+        free(w.r.v);
+        return -1;
+    }
+    out->n_picked = count;
+    /* Ruzzo and Tompa (1999): every run of words opens a stretch, which
+     * swallows the stretches before it as long as that raises its score and
+     * an earlier one does not stand higher. */
+    size_t ns = 0;
+    long cum = 0, best = 0;
+    for (size_t k = 0; k < w.r.n; k++) {
+        long L = cum;
+        cum += w.r.v[k].value;
+        if (w.r.v[k].value <= 0)
+            continue;
+        stretch cur = {k, k, L, cum, NONE};
+        for (;;) {
+            size_t j = ns ? ns - 1 : NONE;
+            while (j != NONE && st[j].L >= cur.L)
+                j = st[j].lower;
+            if (j == NONE || st[j].R >= cur.R) {
+                cur.lower = j;
+                st[ns++] = cur;
+                break;
+            }
+            cur.s = st[j].s;
+            cur.L = st[j].L;
+            ns = j;
+        }
+    }
+    for (size_t i = 0; i < ns; i++)
+        if (st[i].R - st[i].L > best)
+            best = st[i].R - st[i].L;
+    for (size_t i = 0; i < ns; i++) {
+        if (best == 0 || (double)(st[i].R - st[i].L) < min_share * (double)best)
+            continue;
+        for (size_t k = st[i].s; k <= st[i].e; k++) {
+            const run *r = &w.r.v[k];
+            if (r->value <= 0 || !r->first_text)
+                continue;
+            for (const dom_node *n = r->first_text; n; n = dom_next(n, top)) {
+                if (n->kind == DOM_TEXT && n->index < count)
+                    out->picked[n->index] = 1;
+                if (n == r->last_text)
+                    break;
+            }
+            if (!out->first)
+                out->first = r->first_text;
+            out->last = r->last_text;
+        }
+        out->score += st[i].R - st[i].L;
+    }
+    free(st);
+    free(w.r.v);
+    if (!out->first) {
+        extract_span_free(out);
+        out->failure = "no displayed words in the element";
+        return 1;
+    }
+    return 0;
 }

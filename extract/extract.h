@@ -1,7 +1,7 @@
 /* extract/: what the pipeline takes out of the chosen node and the page
  * around it: the title, the non-visual extractors that answer when GCE
- * does not (DESIGN.md, Fallbacks; BTE so far), later the clean-up inside
- * the chosen node. */
+ * does not (DESIGN.md, Fallbacks: BTE, node characteristics, XPath blocks,
+ * DANAg), and the clean-up inside the chosen node. */
 #ifndef GLANCE_EXTRACT_H
 #define GLANCE_EXTRACT_H
 
@@ -16,20 +16,140 @@ extern "C" {
 char *extract_title(const dom_doc *doc);
 
 /* A stretch of the page between two text nodes, in document order, both
- * included: what the non-visual extractors answer. */
+ * included: what the non-visual extractors answer. An extractor that keeps
+ * some text nodes of the stretch and not others (node characteristics,
+ * XPath blocks) says which in `picked`. */
 typedef struct extract_span {
     const dom_node *first, *last;
     long score;   /* the extractor's own measure of it (BTE: words - tags) */
+    unsigned char *picked; /* NULL: every displayed text node from first to last;
+                              else one flag per node (dom_node.index, n_picked of
+                              them), 1 for the text nodes of the answer. malloc'd:
+                              extract_span_free */
+    size_t n_picked;
+    const char *failure;   /* why nothing was found (static string); NULL when found */
 } extract_span;
 
+/* Frees what a span owns (picked) and empties it. */
+void extract_span_free(extract_span *span);
+
 /* BTE (paper 001): the stretch of the page with the most words and fewest
- * tags. 0 when found, 1 when the page has no displayed words, -1 when out
- * of memory. */
+ * tags. 0 when found, 1 when the page has no displayed words or the
+ * stretch is link text only (out->failure says which), -1 when out of
+ * memory. */
 int extract_bte(const dom_doc *doc, extract_span *out);
+
+/* BTE's tokens inside one element (`top`; what `keep` turns down below it
+ * left out), and every maximal-scoring stretch of them (Ruzzo and Tompa,
+ * 1999: none inside it scores more, none around it holds it) that scores at
+ * least `min_share` of the best one: the word-dense parts of an element,
+ * without the tag-dense ones between and around them (bylines, galleries,
+ * lists of links). out->picked marks their text nodes; out->score is the sum
+ * of their scores. 0 when found, 1 when the element shows no words, -1 when
+ * out of memory. */
+int extract_bte_stretches(const dom_doc *doc, const dom_node *top, dom_keep_fn keep, void *ctx,
+                          double min_share, extract_span *out);
 
 /* Words of a text as BTE counts them: runs between white space, and each
  * character of a script written without spaces (Han, Kana, Thai ...). */
 long extract_count_words(const char *text, size_t len);
+
+/* Characters of a text that are not white space (code points, any script),
+ * and of those the punctuation marks (Unicode categories P*, any script:
+ * "。", "،", "!" alike). */
+long extract_count_chars(const char *text, size_t len);
+long extract_count_punct(const char *text, size_t len);
+
+/* Node characteristics (paper 000, Liu et al. 2017) ----------------------
+ *
+ * The page, cut into its lowest blocks (the inline content of one block box
+ * between two block children), each with text density δ (formula 1, the
+ * lines and their fill read off the line boxes) and hyperlink density θ
+ * (formula 2); neighbours alike merge (node fusion, formula 3); each node
+ * is content or noise by the neighbour rule of Fig. 2; the result analyzer
+ * turns down a page whose content is a catalogue of links. */
+typedef struct extract_nodechar_params {
+    double theta;        /* hyperlink density above which a node is noise; 0.333 */
+    double delta;        /* text density under which a node leans on its
+                            neighbours; 0.5 */
+    double weight_text;  /* α of formula 3 (β = 1 - α weighs θ); 0.2 */
+    double epsilon;      /* neighbours whose difference is under this merge; 0.1
+                            (the paper gives no value; 0: no fusion) */
+    double min_density;  /* result analyzer: text density of the content over
+                            this ...; 0.3 */
+    int min_punct;       /* ... and more than this many punctuation marks; 2 */
+} extract_nodechar_params;
+
+void extract_nodechar_params_default(extract_nodechar_params *p);
+
+typedef struct extract_nodechar_info {
+    size_t blocks;       /* lowest blocks with text */
+    size_t nodes;        /* after fusion */
+    size_t content;      /* nodes classified content */
+    double density;      /* text density of the content, as one node */
+    long punct;          /* punctuation marks in it */
+} extract_nodechar_info;
+
+/* 0 when content was found (out->picked holds its text nodes), 1 when none
+ * (out->failure says why: no text, or a catalogue of links), -1 when out of
+ * memory. `info` may be NULL. */
+int extract_nodechar(const dom_doc *doc, const extract_nodechar_params *p, extract_span *out,
+                     extract_nodechar_info *info);
+
+/* XPath blocks (paper 003, Thanadechteemapat & Fung) -----------------------
+ *
+ * Every displayed text leaf adds its counts to each ancestor up to <body>
+ * (the XPath blocks); a leaf's block is its lowest ancestor holding more
+ * than one leaf. Anchor node ratio ANR = links / leaves, anchor text ratio
+ * ATR = link text / text, AR = w·ATR + (1 - w)·ANR. A leaf is content
+ * unless it starts with a footer phrase, its run of inline text (up to the
+ * next block boundary) holds under min_chars characters, or its block has
+ * AR >= max_ar (unless the block holds fewer than exempt_links links and
+ * more than exempt_leaves leaves: a paragraph with one link in it). */
+typedef struct extract_xpath_params {
+    double atr_weight;   /* w; 0.75 (ANR weighs 0.25) */
+    double max_ar;       /* 0.6 */
+    int min_chars;       /* 2 (DESIGN.md: the paper's "less than" is a slip) */
+    int exempt_links;    /* 2 */
+    int exempt_leaves;   /* 2 */
+    const char *footer_phrases; /* '|'-separated, matched case-blind at the
+                            start of a leaf; default "powered by|copyright|©|版权所有|
+                            版權所有|著作権|저작권" */
+} extract_xpath_params;
+
+void extract_xpath_params_default(extract_xpath_params *p);
+
+typedef struct extract_xpath_info {
+    size_t leaves, content, footers;
+} extract_xpath_info;
+
+int extract_xpath(const dom_doc *doc, const extract_xpath_params *p, extract_span *out,
+                  extract_xpath_info *info);
+
+/* DANAg (paper 004, Mohammadzadeh et al. 2011) ----------------------------
+ *
+ * The page serialised one line per block-level element (start tag, inline
+ * content, inline tags; a block child starts a new line); per line T1 =
+ * content characters, T2 = code characters (the markup as written, with its
+ * attributes); diff_i = Σ_{k=i-r..i+r} (T1_k - T2_k) (formula 1, r = 1);
+ * the run of positive lines with the most content seeds the main area,
+ * which takes in every positive run up and down that starts at most `gap`
+ * lines away. */
+typedef struct extract_danag_params {
+    int gap;             /* 20 */
+    int radius;          /* r; 1 */
+} extract_danag_params;
+
+void extract_danag_params_default(extract_danag_params *p);
+
+typedef struct extract_danag_info {
+    size_t lines;                 /* of the normalised serialisation */
+    size_t seed_first, seed_last; /* lines of the seed run (0-based) */
+    size_t area_first, area_last; /* lines of the main area */
+} extract_danag_info;
+
+int extract_danag(const dom_doc *doc, const extract_danag_params *p, extract_span *out,
+                  extract_danag_info *info);
 
 /* The text of a span: the displayed text nodes from first to last, a line
  * break where the block around them changes, white space collapsed.
@@ -49,7 +169,7 @@ void extract_cleaner_free(extract_cleaner *c);
 int extract_cleaner_keep(const dom_node *n, void *cleaner);
 
 /* The text of a span without what `keep` turns down below the span's
- * holder (NULL: everything). */
+ * holder (NULL: everything), and only its picked text nodes. */
 char *extract_span_text_kept(const extract_span *span, dom_keep_fn keep, void *ctx);
 
 /* The element that holds the whole span (the nearest common ancestor). */

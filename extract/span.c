@@ -72,6 +72,17 @@ static int kept(const dom_node *n, const dom_node *top, dom_keep_fn keep, void *
     return 1;
 }
 
+static int picked(const extract_span *span, const dom_node *n)
+{
+    return !span->picked || (n->index < span->n_picked && span->picked[n->index]);
+}
+
+void extract_span_free(extract_span *span)
+{
+    free(span->picked);
+    memset(span, 0, sizeof *span);
+}
+
 char *extract_span_text_kept(const extract_span *span, dom_keep_fn keep, void *ctx)
 {
     buf b = {0};
@@ -83,7 +94,7 @@ char *extract_span_text_kept(const extract_span *span, dom_keep_fn keep, void *c
         root = root->parent;
     const dom_node *prev_block = NULL, *holder = extract_span_holder(span);
     for (const dom_node *n = span->first; n; n = dom_next(n, root)) {
-        if (n->kind == DOM_TEXT && shown(n) && kept(n, holder, keep, ctx)) {
+        if (n->kind == DOM_TEXT && picked(span, n) && shown(n) && kept(n, holder, keep, ctx)) {
             const dom_node *blk = block_of(n);
             if (b.len > 0 && blk != prev_block) {
                 while (b.len > 0 && b.s[b.len - 1] == ' ')

@@ -57,16 +57,60 @@ const char *glance_strerror(glance_status status);
 /* Which extractor answers. */
 typedef enum glance_method {
     GLANCE_METHOD_AUTO = 0, /* GCE; BTE when GCE finds nothing or far less text
-                               than BTE (auto_min_share); the default */
+                               than BTE (auto_min_share); the answer kept to the
+                               article's running text (auto_trim); the default */
     GLANCE_METHOD_GCE = 1,  /* Grid, Centering, Expanding (paper 002) alone */
-    GLANCE_METHOD_BTE = 2   /* Body Text Extraction (paper 001) alone */
+    GLANCE_METHOD_BTE = 2,  /* Body Text Extraction (paper 001) alone */
+    GLANCE_METHOD_NODECHAR = 3, /* node characteristics (paper 000) alone */
+    GLANCE_METHOD_XPATH = 4,    /* XPath blocks (paper 003) alone */
+    GLANCE_METHOD_DANAG = 5,    /* DANAg (paper 004) alone */
+    GLANCE_METHOD_ALL = 6       /* auto answers; every extractor also runs on its
+                                   own and the JSON reports each one's answer
+                                   ("methods") */
 } glance_method;
 
-/* "auto", "gce", "bte"; and back (0, or -1 for an unknown name). */
+/* "auto", "gce", "bte", "nodechar", "xpath", "danag", "all"; and back (0,
+ * or -1 for an unknown name). */
 const char *glance_method_name(glance_method m);
 int glance_method_from_name(const char *name, glance_method *out);
 
 typedef struct glance_geometry glance_geometry; /* another engine's boxes, below */
+/* Node characteristics (paper 000, Liu et al. 2017). */
+typedef struct glance_nodechar_options {
+    double theta;       /* hyperlink density θ at or over which a node is noise;
+                           default 0.333 */
+    double delta;       /* text density δ under which a node is content only
+                           beside a denser one (Fig. 2); default 0.5 */
+    double weight_text; /* α of node fusion (formula 3); β = 1 - α weighs θ;
+                           default 0.2 */
+    double epsilon;     /* neighbours differing by less merge; default 0.1 (the
+                           paper gives none); 0: no fusion */
+    double min_density; /* result analyzer: the content's text density must be
+                           over this ...; default 0.3 */
+    int min_punct;      /* ... and its punctuation marks more than this many
+                           (any script's); default 2 */
+} glance_nodechar_options;
+
+/* XPath blocks (paper 003, Thanadechteemapat & Fung). */
+typedef struct glance_xpath_options {
+    double atr_weight;  /* AR = w·ATR + (1 - w)·ANR; default 0.75 */
+    double max_ar;      /* a block with AR at or over this is links; default 0.6 */
+    int min_chars;      /* a leaf needs this many characters; default 2 */
+    int exempt_links;   /* ... a block with fewer links than this (default 2) ... */
+    int exempt_leaves;  /* ... among more leaves than this (default 2) is kept
+                           whatever its AR */
+    const char *footer_phrases; /* a leaf starting with one of these ('|' between
+                           them; ASCII letters in any case) is a footer; default
+                           "powered by|copyright|©|版权所有|版權所有|著作権|저작권";
+                           "" for none */
+} glance_xpath_options;
+
+/* DANAg (paper 004, Mohammadzadeh et al. 2011). */
+typedef struct glance_danag_options {
+    int gap;            /* lines between two paragraphs of the main area, at
+                           most; default 20 */
+    int radius;         /* smoothing over lines i-r .. i+r; default 1 */
+} glance_danag_options;
 
 typedef struct glance_options {
     glance_method method;        /* default GLANCE_METHOD_AUTO */
@@ -74,6 +118,16 @@ typedef struct glance_options {
                                     this share of the words of BTE's; below it, GCE
                                     took a part of the article (or a wrong block)
                                     and BTE answers. Default 0.3; 0 never overrules */
+    int auto_trim;               /* auto: when GCE's answer stands, keep of its node
+                                    only the stretches BTE's count of words and tags
+                                    finds dense (extract_bte_stretches): bylines,
+                                    galleries and lists between or around the text
+                                    go, and figure captions. Default 1 */
+    double auto_stretch_share;   /* ... every stretch scoring at least this share of
+                                    the best one; default 0.3 */
+    double auto_trim_min_share;  /* ... unless that keeps under this share of GCE's
+                                    words: then the node is structured content (a
+                                    table, a list) and stays whole; default 0.5 */
     /* Layout */
     int window_w, window_h;      /* window size S_w; default 1920x1080 */
     const char *base_dir;        /* folder that relative stylesheet links resolve
@@ -101,6 +155,10 @@ typedef struct glance_options {
                                     blocks that are mostly link text; default 1 */
     double cleanup_link_share;   /* "mostly": link text over this share of a block's
                                     text; default 0.5 */
+    /* The other extractors, each with its paper's values (DESIGN.md) */
+    glance_nodechar_options nodechar;
+    glance_xpath_options xpath;
+    glance_danag_options danag;
     /* Limits */
     size_t max_input_bytes;      /* default 64 MiB */
     int max_depth;               /* element nesting; default 512 */
@@ -191,7 +249,8 @@ const char *glance_result_xpath(const glance_result *res);
 const char *glance_result_tag(const glance_result *res);
 glance_box glance_result_box(const glance_result *res);
 
-/* The extractor that answered ("gce", "bte"); NULL when none did. */
+/* The extractor that answered ("gce", "bte", "nodechar", "xpath", "danag");
+ * NULL when none did. */
 const char *glance_result_method(const glance_result *res);
 
 /* Why no main content was found; NULL when it was. */

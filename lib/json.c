@@ -158,6 +158,83 @@ static json_object *jgce(const glance_result *res)
     return o;
 }
 
+/* The extractors of papers 000, 003 and 004 (lib/methods.c) ------------ */
+
+/* What a span covers: found, its score, its first and last text nodes. */
+static json_object *jspan(dom_doc *doc, const extract_span *sp)
+{
+    json_object *o = json_object_new_object();
+    int found = sp->first != NULL;
+    json_object_object_add(o, "found", json_object_new_boolean(found));
+    if (found) {
+        json_object_object_add(o, "score", json_object_new_int64(sp->score));
+        json_object_object_add(o, "first", jstr(dom_node_xpath(doc, sp->first)));
+        json_object_object_add(o, "last", jstr(dom_node_xpath(doc, sp->last)));
+    }
+    json_object_object_add(o, "failure", jstr(sp->failure));
+    return o;
+}
+
+static void jmethods(json_object *o, const glance_result *res)
+{
+    if (res->nodechar_ran) {
+        const extract_nodechar_info *i = &res->nodechar_info;
+        json_object *j = jspan(res->dom, &res->nodechar);
+        json_object_object_add(j, "blocks", json_object_new_int64((int64_t)i->blocks));
+        json_object_object_add(j, "nodes", json_object_new_int64((int64_t)i->nodes));
+        json_object_object_add(j, "content_nodes", json_object_new_int64((int64_t)i->content));
+        json_object_object_add(j, "text_density", json_object_new_double(i->density));
+        json_object_object_add(j, "punctuation", json_object_new_int64(i->punct));
+        json_object_object_add(o, "nodechar", j);
+    }
+    if (res->xpath_ran) {
+        const extract_xpath_info *i = &res->xpath_info;
+        json_object *j = jspan(res->dom, &res->xpath_blocks);
+        json_object_object_add(j, "leaves", json_object_new_int64((int64_t)i->leaves));
+        json_object_object_add(j, "content_leaves", json_object_new_int64((int64_t)i->content));
+        json_object_object_add(j, "footers", json_object_new_int64((int64_t)i->footers));
+        json_object_object_add(o, "xpath_blocks", j);
+    }
+    if (res->danag_ran) {
+        const extract_danag_info *i = &res->danag_info;
+        json_object *j = jspan(res->dom, &res->danag);
+        json_object_object_add(j, "lines", json_object_new_int64((int64_t)i->lines));
+        if (res->danag.first) {
+            json_object *seed = json_object_new_array(), *area = json_object_new_array();
+            json_object_array_add(seed, json_object_new_int64((int64_t)i->seed_first));
+            json_object_array_add(seed, json_object_new_int64((int64_t)i->seed_last));
+            json_object_array_add(area, json_object_new_int64((int64_t)i->area_first));
+            json_object_array_add(area, json_object_new_int64((int64_t)i->area_last));
+            json_object_object_add(j, "seed_lines", seed);
+            json_object_object_add(j, "area_lines", area);
+        }
+        json_object_object_add(o, "danag", j);
+    }
+    if (res->all_ran) {
+        /* --method all: each extractor's own answer, side by side. */
+        json_object *all = json_object_new_object();
+        for (int m = 0; m < GLANCE_METHOD_ALL; m++) {
+            const struct result_answer *a = &res->answers[m];
+            if (!a->ran)
+                continue;
+            json_object *j = json_object_new_object();
+            json_object_object_add(j, "status", json_object_new_string(status_name(a->status)));
+            json_object_object_add(j, "text", jstr(a->text));
+            json_object_object_add(j, "xpath", jstr(a->xpath));
+            if (a->first) {
+                json_object *span = json_object_new_object();
+                json_object_object_add(span, "first", jstr(a->first));
+                json_object_object_add(span, "last", jstr(a->last));
+                json_object_object_add(j, "span", span);
+            }
+            json_object_object_add(j, "words", json_object_new_int64(a->words));
+            json_object_object_add(j, "failure", jstr(a->failure));
+            json_object_object_add(all, glance_method_name((glance_method)m), j);
+        }
+        json_object_object_add(o, "methods", all);
+    }
+}
+
 char *result_build_json(const glance_result *res)
 {
     json_object *o = json_object_new_object();
@@ -219,6 +296,15 @@ char *result_build_json(const glance_result *res)
         json_object_object_add(a, "gce_overruled", json_object_new_boolean(res->auto_overruled));
         json_object_object_add(o, "auto", a);
     }
+    if (res->auto_trim_ran) {
+        /* auto: GCE's node kept to its dense stretches (lib/methods.c). */
+        json_object *a = json_object_new_object();
+        json_object_object_add(a, "trimmed", json_object_new_boolean(res->auto_trimmed));
+        json_object_object_add(a, "words", json_object_new_int64(res->auto_trim_words));
+        json_object_object_add(a, "stretch_share", json_object_new_double(res->params_stretch_share));
+        json_object_object_add(a, "min_share", json_object_new_double(res->params_trim_min_share));
+        json_object_object_add(o, "auto_trim", a);
+    }
     if (res->bte_ran) {
         json_object *b = json_object_new_object();
         int found = res->bte.first != NULL;
@@ -232,6 +318,7 @@ char *result_build_json(const glance_result *res)
     }
     if (res->gce_ran)
         json_object_object_add(o, "gce", jgce(res));
+    jmethods(o, res);
 
     /* Where the page came from: its URL, charset and remote stylesheets. */
     json_object *src = json_object_new_object();

@@ -29,6 +29,7 @@ void glance_result_free(glance_result *res)
     if (res->gce_ran)
         gce_result_free(&res->gce);
     extract_cleaner_free(res->cleaner);
+    methods_free(res);
     render_doc_free(res->rdoc);
     free(res->message);
     free(res->title);

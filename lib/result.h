@@ -29,10 +29,30 @@ struct glance_result {
     int auto_checked, auto_overruled; /* auto: GCE's answer weighed against BTE's */
     long auto_gce_words, auto_bte_words;
     double params_auto_min_share;
+    int auto_trim_ran, auto_trimmed; /* auto: GCE's node trimmed to its dense stretches */
+    long auto_trim_words;            /* words of the trimmed text */
+    double params_stretch_share, params_trim_min_share;
     extract_cleaner *cleaner; /* the clean-up's tables for this page; NULL when off */
     double cleaner_share;
     extract_span bte;
     char *text, *html;
+    /* The other extractors (lib/methods.c): their spans and what they saw. */
+    extract_span nodechar, xpath_blocks, danag;
+    extract_nodechar_info nodechar_info;
+    extract_xpath_info xpath_info;
+    extract_danag_info danag_info;
+    int nodechar_ran, xpath_ran, danag_ran;
+    /* --method all: every extractor's own answer, by glance_method. */
+    int all_ran;
+    struct result_answer {
+        int ran;
+        glance_status status;
+        char *text;          /* malloc'd; NULL when it found nothing */
+        const char *xpath;   /* the node answered or holding the span (arena) */
+        const char *first, *last; /* the span's ends (arena); NULL for GCE */
+        long words;          /* extract_count_words of the text */
+        char *failure;       /* malloc'd; why not, NULL when it answered */
+    } answers[GLANCE_METHOD_ALL];
     char *json;            /* built on first request */
     glance_timings timings;
     /* Where the page came from (net/) */
@@ -47,6 +67,27 @@ struct glance_result {
 };
 
 glance_result *result_new(void);
+/* The clean-up's keep function for this page (lib/glance.c); NULL in *out
+ * when the clean-up is off; -1 when out of memory. */
+int result_cleaner(glance_result *res, const glance_options *opts, extract_cleaner **out);
+/* Clean HTML of a plain text: a paragraph per line, escaped (malloc'd). */
+char *result_paragraphs_html(const char *text);
+
+/* lib/methods.c: the extractors of papers 000, 003 and 004. */
+void methods_options_default(glance_options *o);
+int methods_options_valid(const glance_options *o, char *why, size_t cap);
+/* Runs one of them (GLANCE_METHOD_NODECHAR, _XPATH, _DANAG) as the answer. */
+glance_status methods_run(glance_result *res, const glance_options *opts, glance_method m);
+/* auto: the answer in res made the article's running text when
+ * opts->auto_trim asks: GCE's node trimmed to its dense stretches, BTE's
+ * stretch without figure captions; the status (GLANCE_OK, or
+ * GLANCE_ENOMEM). */
+glance_status methods_trim(glance_result *res, const glance_options *opts);
+/* Records the answer the result holds now as method m's (--method all). */
+int methods_record(glance_result *res, glance_method m, glance_status st);
+/* Forgets the spans of the last run (methods_free: and the answers too). */
+void methods_forget(glance_result *res);
+void methods_free(glance_result *res);
 void result_set_message(glance_result *res, const char *msg);
 /* Builds the JSON of a result (lib/json.c); malloc'd, NULL when out of memory. */
 char *result_build_json(const glance_result *res);

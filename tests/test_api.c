@@ -253,6 +253,65 @@ static void bad_options(void **state)
     opt.grid_rows = 0;
     assert_int_equal(run(ARTICLE_PAGE, strlen(ARTICLE_PAGE), &opt, &res), GLANCE_EOPTION);
     glance_result_free(res);
+    /* The other extractors' options, each checked whatever the method. */
+    glance_options_default(&opt);
+    opt.nodechar.theta = 1.5;
+    assert_int_equal(run(ARTICLE_PAGE, strlen(ARTICLE_PAGE), &opt, &res), GLANCE_EOPTION);
+    assert_non_null(strstr(glance_result_message(res, GLANCE_EOPTION), "nodechar"));
+    glance_result_free(res);
+    glance_options_default(&opt);
+    opt.xpath.max_ar = -0.1;
+    assert_int_equal(run(ARTICLE_PAGE, strlen(ARTICLE_PAGE), &opt, &res), GLANCE_EOPTION);
+    assert_non_null(strstr(glance_result_message(res, GLANCE_EOPTION), "xpath"));
+    glance_result_free(res);
+    glance_options_default(&opt);
+    opt.danag.gap = -1;
+    assert_int_equal(run(ARTICLE_PAGE, strlen(ARTICLE_PAGE), &opt, &res), GLANCE_EOPTION);
+    assert_non_null(strstr(glance_result_message(res, GLANCE_EOPTION), "danag"));
+    glance_result_free(res);
+}
+
+/* The extractors of papers 000, 003 and 004 answer as BTE does: the text
+ * of what they found after the clean-up, as paragraphs of HTML, the element
+ * that holds it, their name, and their own block of the JSON. The paper's
+ * defaults are the options' defaults. */
+static void other_methods(void **state)
+{
+    glance_options opt;
+    glance_options_default(&opt);
+    assert_true(opt.nodechar.theta == 0.333 && opt.nodechar.delta == 0.5 &&
+                opt.nodechar.weight_text == 0.2 && opt.nodechar.min_density == 0.3 &&
+                opt.nodechar.min_punct == 2);
+    assert_true(opt.xpath.atr_weight == 0.75 && opt.xpath.max_ar == 0.6 && opt.xpath.min_chars == 2);
+    assert_true(opt.danag.gap == 20 && opt.danag.radius == 1);
+    static const struct {
+        glance_method m;
+        const char *name, *block;
+    } ms[] = {{GLANCE_METHOD_NODECHAR, "nodechar", "nodechar"},
+              {GLANCE_METHOD_XPATH, "xpath", "xpath_blocks"},
+              {GLANCE_METHOD_DANAG, "danag", "danag"}};
+    for (int i = 0; i < 3; i++) {
+        opt.method = ms[i].m;
+        glance_result *res;
+        assert_int_equal(run(ARTICLE_PAGE, strlen(ARTICLE_PAGE), &opt, &res), GLANCE_OK);
+        assert_string_equal(glance_result_method(res), ms[i].name);
+        assert_non_null(strstr(glance_result_text(res), "River levels fall"));
+        assert_null(strstr(glance_result_text(res), "Sport"));
+        assert_non_null(strstr(glance_result_html(res), "<p>"));
+        assert_true(strncmp(glance_result_xpath(res), "/html[1]/body[1]", 16) == 0);
+        json_object *o = json_tokener_parse(glance_result_json(res)), *b, *f;
+        assert_non_null(o);
+        assert_true(json_object_object_get_ex(o, ms[i].block, &b));
+        assert_true(json_object_object_get_ex(b, "found", &f));
+        assert_true(json_object_get_boolean(f));
+        json_object_put(o);
+        /* Run again on the same layout: the same answer. */
+        char *before = strdup(glance_result_text(res));
+        assert_int_equal(glance_result_rerun(res, &opt), GLANCE_OK);
+        assert_string_equal(glance_result_text(res), before);
+        free(before);
+        glance_result_free(res);
+    }
 }
 
 static void no_text_at_all(void **state)
@@ -345,11 +404,54 @@ static void auto_weighs_gce_against_bte(void **state)
     glance_result_free(res);
 }
 
+/* auto keeps GCE's node to its dense stretches: on the gallery fixture the
+ * row of date, time and author above the story and the captions leave;
+ * with auto_trim off the answer is GCE's whole node; the JSON says which. */
+static void auto_trims_gce(void **state)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/gallery.html", FIXTURES_DIR);
+    glance_options opt;
+    glance_options_default(&opt);
+    assert_int_equal(opt.auto_trim, 1);
+    assert_true(opt.auto_stretch_share == 0.3 && opt.auto_trim_min_share == 0.5);
+    glance_result *res;
+    assert_int_equal(glance_extract_file(ctx, path, &opt, &res), GLANCE_OK);
+    assert_string_equal(glance_result_method(res), "gce");
+    assert_null(strstr(glance_result_text(res), "Staff reports"));
+    assert_null(strstr(glance_result_text(res), "Photo: Dan Reed"));
+    assert_null(strstr(glance_result_html(res), "Staff reports"));
+    assert_non_null(strstr(glance_result_html(res), "<img"));
+    json_object *o = json_tokener_parse(glance_result_json(res)), *t, *v;
+    assert_true(json_object_object_get_ex(o, "auto_trim", &t));
+    assert_true(json_object_object_get_ex(t, "trimmed", &v));
+    assert_true(json_object_get_boolean(v));
+    json_object_put(o);
+    glance_result_free(res);
+
+    opt.auto_trim = 0;
+    assert_int_equal(glance_extract_file(ctx, path, &opt, &res), GLANCE_OK);
+    assert_non_null(strstr(glance_result_text(res), "Staff reports"));
+    assert_non_null(strstr(glance_result_text(res), "Photo: Dan Reed"));
+    glance_result_free(res);
+
+    /* Asking for every stretch to keep more than all the words: never trimmed. */
+    opt.auto_trim = 1;
+    opt.auto_trim_min_share = 1;
+    assert_int_equal(glance_extract_file(ctx, path, &opt, &res), GLANCE_OK);
+    assert_non_null(strstr(glance_result_text(res), "Staff reports"));
+    glance_result_free(res);
+
+    opt.auto_stretch_share = 2;
+    assert_int_equal(glance_extract_file(ctx, path, &opt, &res), GLANCE_EOPTION);
+    glance_result_free(res);
+}
+
 static void method_names(void **state)
 {
     glance_method m;
-    static const char *const names[] = {"auto", "gce", "bte"};
-    for (int i = 0; i < 3; i++) {
+    static const char *const names[] = {"auto", "gce", "bte", "nodechar", "xpath", "danag", "all"};
+    for (int i = 0; i < 7; i++) {
         assert_int_equal(glance_method_from_name(names[i], &m), 0);
         assert_string_equal(glance_method_name(m), names[i]);
     }
@@ -399,8 +501,10 @@ int main(void)
         cmocka_unit_test(declared_legacy_charsets),
         cmocka_unit_test(auto_falls_back_to_bte),
         cmocka_unit_test(auto_weighs_gce_against_bte),
+        cmocka_unit_test(auto_trims_gce),
         cmocka_unit_test(method_names),
         cmocka_unit_test(bad_options),
+        cmocka_unit_test(other_methods),
         cmocka_unit_test(no_text_at_all),
         cmocka_unit_test(missing_file),
         cmocka_unit_test(strerror_covers_every_status),

@@ -86,9 +86,95 @@ static void test_no_words(void **state)
     extract_span s;
     assert_int_equal(extract_bte(d, &s), 1);
     assert_null(s.first);
+    assert_non_null(strstr(s.failure, "no displayed words"));
     char *text = extract_span_text(&s);
     assert_string_equal(text, "");
     free(text);
+    dom_doc_free(d);
+}
+
+/* A page of links: the best stretch is link text only, which is no main
+ * content; BTE says so rather than answer a menu. */
+static void test_links_only(void **state)
+{
+    (void)state;
+    dom_doc *d = dom_doc_new();
+    dom_node *body = page(d, 1000, 1000);
+    for (int k = 0; k < 3; k++) {
+        dom_node *ul = el(d, body, "ul", 0, 0, 1, 1);
+        for (int i = 0; i < 4; i++)
+            link(d, el(d, ul, "li", 0, 0, 1, 1), "Local news from the harbour towns", 0, 0, 1, 1);
+    }
+    dom_doc_finish(d);
+    extract_span s;
+    assert_int_equal(extract_bte(d, &s), 1);
+    assert_null(s.first);
+    assert_non_null(strstr(s.failure, "link text only"));
+    dom_doc_free(d);
+}
+
+/* The dense stretches inside one element. A byline (3 words inside 4
+ * tags), a paragraph of 20 words, a gallery of three linked images (20
+ * tags, no words), paragraphs of 15 and 5 words. Runs of the element's
+ * tokens and their prefix sums:
+ *   <div><div><span> -3 (-3), By Ann Lee +3 (0), </span></div><p> -3 (-3),
+ *   p1 +20 (17), </p><ul>...</ul><p> -22 (-5), p2 +15 (10), </p><p> -2 (8),
+ *   p3 +5 (13), </p></div> -2 (11).
+ * Maximal stretches: the byline (3), p1 (20), p2 to p3 (18: p3 raises the
+ * stretch of p2 across the two tags between them). At a share of 0.3 of the
+ * best (6) the byline goes; at 0.1 it stays; at 1 only p1 is left. */
+static void test_stretches(void **state)
+{
+    (void)state;
+    dom_doc *d = dom_doc_new();
+    dom_node *body = page(d, 1000, 1000);
+    dom_node *art = el(d, body, "div", 0, 0, 1, 1);
+    dom_node *by = txt(d, el(d, el(d, art, "div", 0, 0, 1, 1), "span", 0, 0, 1, 1), "By Ann Lee",
+                       0, 0, 1, 1);
+    dom_node *t1 = txt(d, el(d, art, "p", 0, 0, 1, 1),
+                       "one two three four five six seven eight nine ten eleven twelve thirteen "
+                       "fourteen fifteen sixteen seventeen eighteen nineteen twenty", 0, 0, 1, 1);
+    dom_node *gallery = el(d, art, "ul", 0, 0, 1, 1);
+    for (int i = 0; i < 3; i++) {
+        dom_node *a = el(d, el(d, gallery, "li", 0, 0, 1, 1), "a", 0, 0, 1, 1);
+        dom_set_attr(d, a, "href", "/photo");
+        el(d, a, "img", 0, 0, 1, 1);
+    }
+    dom_node *t2 = txt(d, el(d, art, "p", 0, 0, 1, 1),
+                       "a b c d e f g h i j k l m n o", 0, 0, 1, 1);
+    dom_node *t3 = txt(d, el(d, art, "p", 0, 0, 1, 1), "v w x y z", 0, 0, 1, 1);
+    txt(d, el(d, body, "p", 0, 0, 1, 1), "outside the element", 0, 0, 1, 1);
+    dom_doc_finish(d);
+
+    extract_span s;
+    assert_int_equal(extract_bte_stretches(d, art, NULL, NULL, 0.3, &s), 0);
+    assert_ptr_equal(s.first, t1);
+    assert_ptr_equal(s.last, t3);
+    assert_int_equal(s.score, 38);
+    assert_false(s.picked[by->index]);
+    assert_true(s.picked[t1->index] && s.picked[t2->index] && s.picked[t3->index]);
+    char *text = extract_span_text(&s);
+    assert_non_null(strstr(text, "twenty\na b c"));
+    assert_non_null(strstr(text, "o\nv w x y z"));
+    assert_null(strstr(text, "Ann"));
+    assert_null(strstr(text, "outside"));
+    free(text);
+    extract_span_free(&s);
+
+    assert_int_equal(extract_bte_stretches(d, art, NULL, NULL, 0.1, &s), 0);
+    assert_ptr_equal(s.first, by);
+    assert_int_equal(s.score, 41);
+    extract_span_free(&s);
+
+    assert_int_equal(extract_bte_stretches(d, art, NULL, NULL, 1, &s), 0);
+    assert_ptr_equal(s.first, t1);
+    assert_ptr_equal(s.last, t1);
+    assert_false(s.picked[t2->index]);
+    extract_span_free(&s);
+
+    /* An element with no words. */
+    assert_int_equal(extract_bte_stretches(d, gallery, NULL, NULL, 0.3, &s), 1);
+    assert_null(s.first);
     dom_doc_free(d);
 }
 
@@ -98,6 +184,8 @@ int main(void)
         cmocka_unit_test(test_article_between_menus),
         cmocka_unit_test(test_unspaced_script_and_hidden_text),
         cmocka_unit_test(test_no_words),
+        cmocka_unit_test(test_links_only),
+        cmocka_unit_test(test_stretches),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -173,6 +173,56 @@ static void method_option(void **state)
     run_free(&r);
 }
 
+/* --method all: auto answers, and the JSON holds every extractor's own
+ * answer side by side, with its text, node, word count, or why it has none. */
+static void method_all(void **state)
+{
+    static const char *const names[] = {"auto", "gce", "bte", "nodechar", "xpath", "danag"};
+    char args[512];
+    snprintf(args, sizeof args, "extract --method all --format json %s/news.html", FIXTURES_DIR);
+    run_out r = run(args);
+    assert_int_equal(r.code, 0);
+    json_object *o = json_tokener_parse(r.out), *v, *all, *m;
+    assert_non_null(o);
+    assert_true(json_object_object_get_ex(o, "method", &v));
+    assert_string_equal(json_object_get_string(v), "gce");
+    assert_true(json_object_object_get_ex(o, "methods", &all));
+    for (int i = 0; i < 6; i++) {
+        assert_true(json_object_object_get_ex(all, names[i], &m));
+        assert_true(json_object_object_get_ex(m, "status", &v));
+        assert_string_equal(json_object_get_string(v), "ok");
+        assert_true(json_object_object_get_ex(m, "text", &v));
+        assert_non_null(strstr(json_object_get_string(v), "The turbines under the old ferry pier"));
+        assert_true(json_object_object_get_ex(m, "words", &v));
+        assert_true(json_object_get_int(v) > 300);
+        assert_true(json_object_object_get_ex(m, "xpath", &v));
+        assert_true(strncmp(json_object_get_string(v), "/html[1]/body[1]", 16) == 0);
+    }
+    /* The span methods say where their stretch begins and ends. */
+    assert_true(json_object_object_get_ex(all, "danag", &m));
+    assert_true(json_object_object_get_ex(m, "span", &v));
+    json_object_put(o);
+    run_free(&r);
+
+    /* A page of links: nobody answers, each says why, the exit status is 1. */
+    snprintf(args, sizeof args, "extract --method all --format json %s/links-only.html", FIXTURES_DIR);
+    r = run(args);
+    assert_int_equal(r.code, 1);
+    assert_int_equal(count_lines(r.err), 1);
+    o = json_tokener_parse(r.out);
+    assert_non_null(o);
+    assert_true(json_object_object_get_ex(o, "methods", &all));
+    for (int i = 0; i < 6; i++) {
+        assert_true(json_object_object_get_ex(all, names[i], &m));
+        assert_true(json_object_object_get_ex(m, "status", &v));
+        assert_string_equal(json_object_get_string(v), "nocontent");
+        assert_true(json_object_object_get_ex(m, "failure", &v));
+        assert_non_null(strstr(json_object_get_string(v), "no main content found"));
+    }
+    json_object_put(o);
+    run_free(&r);
+}
+
 static void no_content_exits_1(void **state)
 {
     static const char blank[] = "<html><body><div style='height:3000px'></div></body></html>";
@@ -220,6 +270,7 @@ int main(void)
         cmocka_unit_test(stdin_input),
         cmocka_unit_test(bad_inputs_exit_3_with_one_line),
         cmocka_unit_test(method_option),
+        cmocka_unit_test(method_all),
         cmocka_unit_test(no_content_exits_1),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

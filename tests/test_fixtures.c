@@ -1,7 +1,8 @@
 /* Every page under fixtures/ that has a NAME.expect beside it is extracted
  * and checked against what the .expect says it must give: the status, the
  * chosen node's XPath and expansion rule, phrases the text must contain and
- * phrases it must not. One cmocka test per fixture. */
+ * phrases it must not. An .expect may name another page (page: NAME), so that
+ * one page is checked with several methods. One cmocka test per .expect. */
 #include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -20,6 +21,7 @@
 
 typedef struct expectation {
     char name[128];
+    char page[128];   /* the page: NAME.html; default the .expect's name */
     char status[32];
     int window_w, window_h;
     char rule[16];
@@ -67,6 +69,8 @@ static int load_expect(const char *path, expectation *e)
             snprintf(e->status, sizeof e->status, "%s", val);
         else if (strcmp(key, "window") == 0)
             sscanf(val, "%dx%d", &e->window_w, &e->window_h);
+        else if (strcmp(key, "page") == 0)
+            snprintf(e->page, sizeof e->page, "%s", val);
         else if (strcmp(key, "method") == 0)
             snprintf(e->method, sizeof e->method, "%s", val);
         else if (strcmp(key, "rule") == 0)
@@ -86,7 +90,7 @@ static void check_fixture(void **state)
 {
     const expectation *e = *state;
     char path[1024];
-    snprintf(path, sizeof path, "%s/%s.html", FIXTURES_DIR, e->name);
+    snprintf(path, sizeof path, "%s/%s.html", FIXTURES_DIR, e->page[0] ? e->page : e->name);
     glance_options opt;
     glance_options_default(&opt);
     opt.window_w = e->window_w;
@@ -105,11 +109,19 @@ static void check_fixture(void **state)
                      glance_result_xpath(res) ? glance_result_xpath(res) : "(none)");
         assert_non_null(glance_result_failure(res));
         assert_null(glance_result_text(res));
+        /* The reason, as the .expect words it (contains: phrases). */
+        for (int i = 0; i < e->n_contains; i++)
+            if (!strstr(glance_result_failure(res), e->contains[i]))
+                fail_msg("%s: the reason \"%s\" lacks \"%s\"", e->name, glance_result_failure(res),
+                         e->contains[i]);
         glance_result_free(res);
         return;
     }
     if (st != GLANCE_OK)
         fail_msg("%s: status %d: %s", e->name, st, glance_result_message(res, st));
+    if (e->method[0] && strcmp(e->method, "auto") != 0 && strcmp(e->method, "all") != 0 &&
+        strcmp(glance_result_method(res), e->method) != 0)
+        fail_msg("%s: answered by %s, not %s", e->name, glance_result_method(res), e->method);
     const char *text = glance_result_text(res);
     assert_non_null(text);
     if (e->xpath[0] && strcmp(e->xpath, glance_result_xpath(res)) != 0)

@@ -34,7 +34,8 @@ static void usage_bench(FILE *f)
           "(optionally wrapped as {\"version\", \"output\"}) instead.\n"
           "\n"
           "options:\n"
-          "  --method NAME    extractor: auto, gce or bte (default auto)\n"
+          "  --method NAME    extractor: auto, gce, bte, nodechar, xpath or danag\n"
+          "                   (default auto)\n"
           "  --window WxH     window size (default 1920x1080)\n"
           "  --no-flex-grid   lay flex and grid out as litehtml 0.6 alone does\n"
           "  --jobs N         pages in parallel, one document each (default 1)\n"
@@ -364,7 +365,7 @@ int cmd_bench(int argc, char **argv)
         return EXIT_USAGE;
     }
     if (glance_method_from_name(method, &opt.method) != 0) {
-        fprintf(stderr, "glance bench: unknown method '%s' (known: auto, gce, bte)\n", method);
+        fprintf(stderr, "glance bench: unknown method '%s' (known: auto, gce, bte, nodechar, xpath, danag)\n", method);
         return EXIT_USAGE;
     }
     if (score_path)
@@ -408,7 +409,7 @@ int cmd_bench(int argc, char **argv)
 
     /* Scores in page order, so that --jobs never changes them. */
     eval_summary sum = {0};
-    size_t ok = 0, nocontent = 0, errors = 0, unscored = 0, by_gce = 0, by_bte = 0;
+    size_t ok = 0, nocontent = 0, errors = 0, unscored = 0, by_gce = 0, by_bte = 0, by_other = 0;
     double *parse = malloc(n * sizeof *parse), *layout = malloc(n * sizeof *layout),
            *extract = malloc(n * sizeof *extract), *total = malloc(n * sizeof *total);
     if (!parse || !layout || !extract || !total) {
@@ -421,6 +422,7 @@ int cmd_bench(int argc, char **argv)
         ok += o->status == GLANCE_OK;
         by_gce += o->method && strcmp(o->method, "gce") == 0;
         by_bte += o->method && strcmp(o->method, "bte") == 0;
+        by_other += o->method && strcmp(o->method, "gce") != 0 && strcmp(o->method, "bte") != 0;
         nocontent += o->status == GLANCE_ENOCONTENT;
         errors += o->status != GLANCE_OK && o->status != GLANCE_ENOCONTENT;
         if (o->scored)
@@ -444,9 +446,12 @@ int cmd_bench(int argc, char **argv)
     if (boxes_dir)
         printf("boxes: the pages with boxes in %s (%zu without left out), on %s boxes\n", boxes_dir,
                without_boxes, fidelity ? "litehtml's" : "the browser's");
-    printf("answered %zu (gce %zu, bte %zu), no main content %zu, errors %zu; scored %zu (%zu "
+    char other[64] = "";
+    if (by_other) /* --method nodechar, xpath or danag */
+        snprintf(other, sizeof other, ", %s %zu", method, by_other);
+    printf("answered %zu (gce %zu, bte %zu%s), no main content %zu, errors %zu; scored %zu (%zu "
            "without truth)\n",
-           ok, by_gce, by_bte, nocontent, errors, s.pages, unscored);
+           ok, by_gce, by_bte, other, nocontent, errors, s.pages, unscored);
     print_scores(stdout, "", &s);
     double slow_ms = run.out[slowest].total_ms;
     const char *slow_id = pages[slowest].id;
