@@ -9,6 +9,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* Text outside links (non-space bytes) a link-dense block may hold and
  * still be dropped: a few lines of labels and separators, not paragraphs. */
@@ -84,6 +85,27 @@ void extract_cleaner_free(extract_cleaner *c)
     free(c);
 }
 
+/* Reader comments: a block that the page's own markup names as comments
+ * (the id or a class starts with "comment", or is Disqus's thread) — the
+ * convention of blog engines and comment services in every language, not
+ * a word of the text. */
+static int is_comments(const dom_node *n)
+{
+    const char *names[2] = {dom_attr_get(n, "id"), dom_attr_get(n, "class")};
+    for (int k = 0; k < 2; k++) {
+        const char *p = names[k];
+        while (p && *p) {
+            while (*p == ' ' || *p == '\t' || *p == '\n')
+                p++;
+            if (!strncasecmp(p, "comment", 7) || !strncasecmp(p, "disqus", 6))
+                return 1;
+            while (*p && *p != ' ' && *p != '\t' && *p != '\n')
+                p++;
+        }
+    }
+    return 0;
+}
+
 int extract_cleaner_keep(const dom_node *n, void *ctx)
 {
     const extract_cleaner *c = ctx;
@@ -104,6 +126,8 @@ int extract_cleaner_keep(const dom_node *n, void *ctx)
         if (in_title)
             return 0;
     }
+    if (n->display == DOM_DISPLAY_BLOCK && is_comments(n))
+        return 0;
     size_t text = c->text[n->index], link = c->link[n->index];
     /* Mostly links, and little else: a wrapper that holds the article beside
      * big menus is link-heavy too, but its own words are the article. */

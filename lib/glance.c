@@ -589,6 +589,16 @@ static glance_status run_all(glance_result *res, const glance_options *opts)
     return st;
 }
 
+/* 1 when `n` is or lies inside a <footer>: by its HTML meaning never the
+ * main content (the clean-up leaves footers out of every answer too). */
+static int in_footer(const dom_node *n)
+{
+    for (; n; n = n->parent)
+        if (n->kind == DOM_ELEMENT && dom_is_tag(n, "footer"))
+            return 1;
+    return 0;
+}
+
 /* The extractor the options ask for, on the laid-out page of `res`. */
 static glance_status run_extract(glance_result *res, const glance_options *opts)
 {
@@ -602,7 +612,8 @@ static glance_status run_extract(glance_result *res, const glance_options *opts)
     if (opts->method != GLANCE_METHOD_BTE) {
         glance_status st = run_gce(res, opts);
         if (st == GLANCE_OK && opts->method == GLANCE_METHOD_AUTO && opts->auto_min_share > 0) {
-            /* Is GCE's answer plausible? Not when BTE finds far more text. */
+            /* Is GCE's answer plausible? Not when BTE finds far more text,
+             * nor when it is a footer. */
             bs = bte_text(res, opts, &btext);
             have_bte = 1;
             if (bs == GLANCE_ENOMEM)
@@ -611,11 +622,14 @@ static glance_status run_extract(glance_result *res, const glance_options *opts)
             res->auto_bte_words = btext ? extract_count_words(btext, strlen(btext)) : 0;
             res->auto_checked = 1;
             res->params_auto_min_share = opts->auto_min_share;
-            if (res->auto_gce_words >= opts->auto_min_share * (double)res->auto_bte_words) {
+            int footer = in_footer(res->chosen);
+            if (res->auto_gce_words >= opts->auto_min_share * (double)res->auto_bte_words &&
+                !footer) {
                 free(btext);
                 return methods_trim(res, opts);
             }
             res->auto_overruled = 1;
+            res->auto_why = footer ? "in a <footer>" : "under min_share of BTE's words";
             st = GLANCE_ENOCONTENT;
         }
         if (st == GLANCE_OK && opts->method == GLANCE_METHOD_AUTO)
@@ -726,6 +740,7 @@ static void forget_run(glance_result *res)
     res->xpath = NULL;
     res->bte_ran = 0;
     res->auto_checked = res->auto_overruled = 0;
+    res->auto_why = NULL;
     res->auto_trim_ran = res->auto_trimmed = 0;
     res->chosen = NULL;
     memset(&res->bte, 0, sizeof res->bte);

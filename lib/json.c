@@ -294,6 +294,8 @@ char *result_build_json(const glance_result *res)
         json_object_object_add(a, "bte_words", json_object_new_int64(res->auto_bte_words));
         json_object_object_add(a, "min_share", json_object_new_double(res->params_auto_min_share));
         json_object_object_add(a, "gce_overruled", json_object_new_boolean(res->auto_overruled));
+        if (res->auto_why)
+            json_object_object_add(a, "why", json_object_new_string(res->auto_why));
         json_object_object_add(o, "auto", a);
     }
     if (res->auto_trim_ran) {

@@ -27,6 +27,7 @@ struct glance_result {
     glance_method method;   /* what answered, when status is GLANCE_OK */
     int bte_ran;
     int auto_checked, auto_overruled; /* auto: GCE's answer weighed against BTE's */
+    const char *auto_why;             /* why it was overruled (static text) */
     long auto_gce_words, auto_bte_words;
     double params_auto_min_share;
     int auto_trim_ran, auto_trimmed; /* auto: GCE's node trimmed to its dense stretches */

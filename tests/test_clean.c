@@ -50,7 +50,18 @@ static void test_each_removed_kind(void **state)
     dom_node *form = el(d, main, "form", 0, 0, 1, 1);
     txt(d, el(d, form, "label", 0, 0, 1, 1), "Your email", 0, 0, 1, 1);
     el(d, form, "input", 0, 0, 1, 1);
-    txt(d, el(d, main, "p", 0, 0, 1, 1), "The end.", 0, 0, 1, 1);
+    /* Reader comments, as the page's markup names them (a class or id
+     * starting with "comment", or Disqus's thread), in any language; a
+     * class that only mentions comments further in does not count. */
+    dom_node *comments = el(d, main, "div", 0, 0, 1, 1);
+    dom_set_attr(d, comments, "class", "post-comments comments-area");
+    dom_node *one = el(d, comments, "div", 0, 0, 1, 1);
+    txt(d, el(d, one, "p", 0, 0, 1, 1), "Great article, thanks for writing it!", 0, 0, 1, 1);
+    dom_set_attr(d, el(d, main, "div", 0, 0, 1, 1), "id", "disqus_thread");
+    txt(d, main->last_child, "Leserkommentar: sehr gut", 0, 0, 1, 1);
+    dom_node *has = el(d, main, "p", 0, 0, 1, 1);
+    dom_set_attr(d, has, "class", "note has-comments");
+    txt(d, has, "The end.", 0, 0, 1, 1);
     dom_doc_finish(d);
 
     char *t = cleaned(d, main, 0.5);
@@ -64,6 +75,8 @@ static void test_each_removed_kind(void **state)
     assert_non_null(strstr(t, "Tags: harbour"));
     assert_non_null(strstr(t, "Previous article"));
     assert_non_null(strstr(t, "Your email"));
+    assert_non_null(strstr(t, "Great article"));
+    assert_non_null(strstr(t, "Leserkommentar"));
     free(t);
     /* A share of 1 keeps blocks however many links they hold (not the
      * elements dropped for what they are). */

@@ -26,6 +26,7 @@ typedef struct expectation {
     int window_w, window_h;
     char rule[16];
     char method[16];
+    char answered[16]; /* the extractor that must have answered (auto's choice) */
     char xpath[512];
     char contains[MAX_PHRASES][256];
     int n_contains;
@@ -73,6 +74,8 @@ static int load_expect(const char *path, expectation *e)
             snprintf(e->page, sizeof e->page, "%s", val);
         else if (strcmp(key, "method") == 0)
             snprintf(e->method, sizeof e->method, "%s", val);
+        else if (strcmp(key, "answered") == 0)
+            snprintf(e->answered, sizeof e->answered, "%s", val);
         else if (strcmp(key, "rule") == 0)
             snprintf(e->rule, sizeof e->rule, "%s", val);
         else if (strcmp(key, "xpath") == 0)
@@ -122,6 +125,8 @@ static void check_fixture(void **state)
     if (e->method[0] && strcmp(e->method, "auto") != 0 && strcmp(e->method, "all") != 0 &&
         strcmp(glance_result_method(res), e->method) != 0)
         fail_msg("%s: answered by %s, not %s", e->name, glance_result_method(res), e->method);
+    if (e->answered[0] && strcmp(glance_result_method(res), e->answered) != 0)
+        fail_msg("%s: answered by %s, not %s", e->name, glance_result_method(res), e->answered);
     const char *text = glance_result_text(res);
     assert_non_null(text);
     if (e->xpath[0] && strcmp(e->xpath, glance_result_xpath(res)) != 0)
