@@ -2,8 +2,9 @@
  * reader-mode user does not want). Decided on the laid-out tree, not on
  * English words: a block whose text is mostly link text (menus, tag lists,
  * "related" lists, share rows), navigation and complementary sections
- * (<nav>, <aside>, <footer> by their HTML meaning), and form controls. Hidden
- * nodes are already left out by every serialiser. */
+ * (<nav>, <aside>, <footer> by their HTML meaning), form controls, and
+ * reader comments as the page's markup names them. Hidden nodes are already
+ * left out by every serialiser. */
 #define _GNU_SOURCE /* strcasestr */
 #include "extract/extract.h"
 
