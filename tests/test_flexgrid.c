@@ -271,6 +271,34 @@ static void item_text_inside_item(void **state)
     render_doc_free(doc);
 }
 
+/* Sixty flex rows nested in each other, each wrapping a side item and the
+ * next row: laid out (each item is measured once per width; measured anew
+ * each time, this took minutes: ctest's TIMEOUT for this program bounds
+ * it), and the innermost text sits inside its row. */
+static void nested_flex_rows(void **state)
+{
+    (void)state;
+    static char html[16384];
+    size_t n = 0;
+    for (int i = 0; i < 60; i++)
+        n += (size_t)snprintf(html + n, sizeof html - n,
+                              "<div style='display:flex;flex-wrap:wrap'><div>side</div><div>");
+    n += (size_t)snprintf(html + n, sizeof html - n, "<p id=leaf>leaf</p>");
+    for (int i = 0; i < 60; i++)
+        n += (size_t)snprintf(html + n, sizeof html - n, "</div></div>");
+    assert_true(n < sizeof html - 1);
+    render_doc *doc = lay_out(html, 0);
+    dom_node *leaf = NULL;
+    for (dom_node *x = dom_doc_root(render_doc_dom(doc)); x; x = dom_next(x, NULL))
+        if (x->kind == DOM_ELEMENT && dom_attr_get(x, "id") && !strcmp(dom_attr_get(x, "id"), "leaf"))
+            leaf = x;
+    assert_non_null(leaf);
+    dom_node *row = leaf->parent->parent;
+    assert_true(leaf->box.w > 0 && leaf->box.h > 0);
+    assert_true(leaf->box.x >= row->box.x && leaf->box.x + leaf->box.w <= row->box.x + row->box.w);
+    render_doc_free(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -284,6 +312,7 @@ int main(void)
         cmocka_unit_test(grid_fixed_and_fr),
         cmocka_unit_test(grid_repeat_and_span),
         cmocka_unit_test(item_text_inside_item),
+        cmocka_unit_test(nested_flex_rows),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
