@@ -220,6 +220,16 @@ glance_status glance_extract_file(glance_context *ctx, const char *path,
 glance_status glance_extract_url(glance_context *ctx, const char *url,
                                  const glance_options *opts, glance_result **out);
 
+/* The same for bytes that came from elsewhere, as a server's client sends
+ * them: `charset` is the charset their Content-Type named (NULL: none; then
+ * a BOM, <meta> or detection decide), `base_url` the http(s) address they
+ * came from (NULL: none): relative stylesheet links resolve against it and
+ * are fetched as a fetched page's are (never a local file; base_dir is
+ * ignored when it is set). */
+glance_status glance_extract_page(glance_context *ctx, const char *html, size_t len,
+                                  const char *charset, const char *base_url,
+                                  const glance_options *opts, glance_result **out);
+
 /* Runs GCE again on the page `res` already laid out, with other GCE
  * parameters (grid, alpha, beta, dw, ...), replacing the result's content,
  * reasoning and status: what `glance sweep` uses to lay a page out once per
