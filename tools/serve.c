@@ -224,7 +224,7 @@ static enum MHD_Result respond(req *r, int code, const char *ctype, char *body, 
          * only our own stylesheet; images from anywhere. */
         MHD_add_response_header(resp, "Content-Security-Policy",
                                 "default-src 'none'; style-src 'unsafe-inline'; img-src * data:; "
-                                "base-uri 'none'; form-action 'none'");
+                                "form-action 'none'");
     if (r->srv->stopping)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
     count_response(r->srv, r->ep, code, r->t0);
@@ -336,7 +336,14 @@ static void reader_page(req *r, glance_result *res)
                 "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                 "<meta name=\"referrer\" content=\"no-referrer\">\n<title>");
     sb_html(&s, title[0] ? title : src);
-    sb_puts(&s, "</title>\n<style>\n");
+    sb_puts(&s, "</title>\n");
+    if (src && !r->post) {
+        /* The content's relative links and images point at the original. */
+        sb_puts(&s, "<base href=\"");
+        sb_html(&s, src);
+        sb_puts(&s, "\">\n");
+    }
+    sb_puts(&s, "<style>\n");
     sb_add(&s, (const char *)reader_css, sizeof reader_css);
     sb_puts(&s, "</style>\n</head>\n<body>\n<main>\n<header>\n");
     if (title[0]) {
@@ -480,9 +487,12 @@ static char *metrics_text(server *srv, size_t *len)
                 "# TYPE glance_responses_total counter\n");
     for (int e = 0; e < N_EP; e++)
         for (int c = 0; c <= N_CODES; c++)
-            if (m->responses[e][c])
-                sb_printf(&s, "glance_responses_total{endpoint=\"%s\",code=\"%s%d\"} %lu\n", ep_names[e],
-                          c == N_CODES ? "other" : "", c == N_CODES ? 0 : codes[c], m->responses[e][c]);
+            if (m->responses[e][c] && c < N_CODES)
+                sb_printf(&s, "glance_responses_total{endpoint=\"%s\",code=\"%d\"} %lu\n", ep_names[e],
+                          codes[c], m->responses[e][c]);
+            else if (m->responses[e][c])
+                sb_printf(&s, "glance_responses_total{endpoint=\"%s\",code=\"other\"} %lu\n", ep_names[e],
+                          m->responses[e][c]);
     sb_puts(&s, "# HELP glance_errors_total Responses with a status of 400 or over, by endpoint.\n"
                 "# TYPE glance_errors_total counter\n");
     for (int e = 0; e < N_EP; e++) {
