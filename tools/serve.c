@@ -34,7 +34,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <cairo.h>
 #include <curl/curl.h>
+#include <fontconfig/fontconfig.h>
 #include <json-c/json.h>
 #include <microhttpd.h>
 
@@ -959,6 +961,11 @@ stop_workers:
         pthread_join(srv.threads[i], NULL);
     free(srv.threads);
     free(srv.allow);
+    /* cairo's process-wide font caches (filled by /shot) and their
+     * fontconfig patterns, handed back for a clean exit as glance shot
+     * does; no thread paints any more. */
+    cairo_debug_reset_static_data();
+    FcFini();
     fprintf(stderr, "glance serve: stopped\n");
     return code;
 }
