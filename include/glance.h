@@ -174,6 +174,12 @@ typedef struct glance_options {
                                     private, link-local, multicast and reserved ones
                                     are refused after DNS and on every redirect (for
                                     a server fetching for strangers); default 0 */
+    const char *allow_addrs;     /* with public_only: these exact addresses and ports
+                                    are let through all the same, as a comma-separated
+                                    list of "IP:PORT" ("127.0.0.1:8000,[::1]:8000"),
+                                    numeric as the connection sees them: a test's or an
+                                    operator's own upstream. Redirects and stylesheets
+                                    elsewhere stay under the policy. NULL: none */
     long connect_timeout_ms;     /* one connection; default 10000 */
     long timeout_ms;             /* the page and its stylesheets in all; default 30000 */
     int max_redirects;           /* default 10 */

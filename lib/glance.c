@@ -246,6 +246,7 @@ static void to_net_opts(const glance_options *o, net_opts *n)
     memset(n, 0, sizeof *n);
     n->offline = o->offline;
     n->public_only = o->public_only;
+    n->allow_addrs = o->allow_addrs;
     n->connect_timeout_ms = o->connect_timeout_ms;
     n->timeout_ms = o->timeout_ms;
     n->max_page_bytes = o->max_input_bytes;

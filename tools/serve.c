@@ -21,6 +21,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <arpa/inet.h>
 #include <netdb.h>
 #include <pthread.h>
 #include <signal.h>
@@ -35,7 +36,6 @@
 #include <unistd.h>
 
 #include <cairo.h>
-#include <curl/curl.h>
 #include <fontconfig/fontconfig.h>
 #include <json-c/json.h>
 #include <microhttpd.h>
@@ -96,8 +96,7 @@ struct server {
     int queue_cap;
     double budget_ms;
     size_t max_bytes;
-    char **allow;        /* exact host:port pairs the address policy lets through */
-    int n_allow;
+    char *allow_addrs;   /* "IP:PORT,..." the address policy lets through (glance_options) */
     pthread_mutex_t lock;
     pthread_cond_t cond; /* a job queued, or quitting */
     pthread_cond_t idle; /* in_flight fell */
@@ -298,28 +297,6 @@ static enum MHD_Result respond_error(req *r, int code, const char *status, const
 
 /* ---- the work --------------------------------------------------------- */
 
-/* Is the host:port of `url` on the allow-list? */
-static int allowed(const server *srv, const char *url)
-{
-    if (!srv->n_allow || !url)
-        return 0;
-    CURLU *u = curl_url();
-    char *host = NULL, *port = NULL;
-    int ok = 0;
-    if (u && curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
-        curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK &&
-        curl_url_get(u, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT) == CURLUE_OK) {
-        char hp[600];
-        snprintf(hp, sizeof hp, "%s:%s", host, port);
-        for (int i = 0; i < srv->n_allow && !ok; i++)
-            ok = strcasecmp(srv->allow[i], hp) == 0;
-    }
-    curl_free(host);
-    curl_free(port);
-    curl_url_cleanup(u);
-    return ok;
-}
-
 static void set_error(req *r, int code, const char *status, const char *message)
 {
     r->code = code;
@@ -392,9 +369,11 @@ static void run_job(server *srv, glance_context *ctx, req *r)
     o.timeout_ms = (long)left;
     if (o.connect_timeout_ms > o.timeout_ms)
         o.connect_timeout_ms = o.timeout_ms;
-    /* The address policy is on unless the page's host:port is one the
-     * operator allowed by name (--allow-host). */
-    o.public_only = !allowed(srv, r->url ? r->url : r->base);
+    /* The address policy, with the exact addresses the operator allowed
+     * (--allow-host): checked on every connection, redirects and
+     * stylesheets included. */
+    o.public_only = 1;
+    o.allow_addrs = srv->allow_addrs;
     glance_result *res = NULL;
     glance_status st;
     if (r->post)
@@ -766,11 +745,11 @@ static void usage(FILE *f)
           "  --budget S          seconds a request may take, queue wait and fetch\n"
           "                      included (default 30)\n"
           "  --max-page-bytes N  a fetched page or a POSTed body (default 8388608)\n"
-          "  --allow-host H:P    let this exact host:port through the address policy\n"
-          "                      (which refuses loopback, private and reserved addresses):\n"
-          "                      its pages, their redirects and stylesheets are fetched\n"
-          "                      with the policy off. For tests and a trusted upstream;\n"
-          "                      repeatable\n"
+          "  --allow-host IP:PORT  let this exact numeric address and port through the\n"
+          "                      address policy (which refuses loopback, private and\n"
+          "                      reserved addresses), checked on every connection;\n"
+          "                      redirects and stylesheets elsewhere stay refused. For\n"
+          "                      tests and an upstream of your own; repeatable\n"
           "\n"
           "SIGTERM or SIGINT: stop accepting, finish the requests taken, exit 0.\n",
           f);
@@ -805,6 +784,41 @@ static int parse_listen(const char *s, struct sockaddr_storage *sa, socklen_t *l
     return 0;
 }
 
+/* Adds "IP:PORT" to the allow-list in the form the connection check
+ * compares (inet_ntop's; IPv6 in brackets). 0, or -1 for a bad value. */
+static int add_allowed(server *srv, const char *v)
+{
+    struct sockaddr_storage sa;
+    socklen_t len;
+    int v6;
+    char ip[INET6_ADDRSTRLEN], one[INET6_ADDRSTRLEN + 10];
+    if (parse_listen(v, &sa, &len, &v6) != 0)
+        return -1;
+    unsigned port;
+    if (v6) {
+        const struct sockaddr_in6 *s = (const struct sockaddr_in6 *)&sa;
+        inet_ntop(AF_INET6, &s->sin6_addr, ip, sizeof ip);
+        port = ntohs(s->sin6_port);
+        snprintf(one, sizeof one, "[%s]:%u", ip, port);
+    } else {
+        const struct sockaddr_in *s = (const struct sockaddr_in *)&sa;
+        inet_ntop(AF_INET, &s->sin_addr, ip, sizeof ip);
+        port = ntohs(s->sin_port);
+        snprintf(one, sizeof one, "%s:%u", ip, port);
+    }
+    if (port == 0)
+        return -1;
+    size_t old = srv->allow_addrs ? strlen(srv->allow_addrs) : 0;
+    char *n = realloc(srv->allow_addrs, old + strlen(one) + 2);
+    if (!n)
+        return -1;
+    if (old)
+        n[old++] = ',';
+    strcpy(n + old, one);
+    srv->allow_addrs = n;
+    return 0;
+}
+
 int cmd_serve(int argc, char **argv)
 {
     const char *listen_at = "127.0.0.1:8080";
@@ -833,12 +847,7 @@ int cmd_serve(int argc, char **argv)
         if (strcmp(a, "--listen") == 0) {
             listen_at = v;
         } else if (strcmp(a, "--allow-host") == 0) {
-            char **na = realloc(srv.allow, (size_t)(srv.n_allow + 1) * sizeof *na);
-            if (!na)
-                return EXIT_INTERNAL;
-            srv.allow = na;
-            srv.allow[srv.n_allow++] = (char *)v;
-            bad = !strchr(v, ':');
+            bad = add_allowed(&srv, v) != 0;
         } else if (cli_parse_double(v, &d) != 0) {
             bad = 1;
         } else if (strcmp(a, "--workers") == 0) {
@@ -960,7 +969,7 @@ stop_workers:
     for (int i = 0; i < started; i++)
         pthread_join(srv.threads[i], NULL);
     free(srv.threads);
-    free(srv.allow);
+    free(srv.allow_addrs);
     /* cairo's process-wide font caches (filled by /shot) and their
      * fontconfig patterns, handed back for a clean exit as glance shot
      * does; no thread paints any more. */
