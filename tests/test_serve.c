@@ -3,7 +3,8 @@
  * address policy by its exact address (--allow-host 127.0.0.1:PORT) and
  * by nothing else. Every endpoint and error code; 200 requests at once against a
  * queue of 4 (each answer correct or a clean 503, the server healthy
- * after); the reader page in headless Chromium at 390 px (skipped without
+ * after); the reader page in headless Chromium at 390 px, light, dark and
+ * Arabic (skipped without
  * /usr/bin/chromium and tools/node_modules/playwright-core); SIGTERM with
  * a slow request in flight, which is still answered, then exit 0. */
 #define _GNU_SOURCE
@@ -572,13 +573,13 @@ static void test_concurrent(void **state)
 }
 
 /* The reader page as Chromium shows it at a phone's width. */
-static void browse(const char *page, const char *png, char **json_out)
+static void browse(const char *page, const char *png, const char *scheme, char **json_out)
 {
     char *u = up_url(page);
     char cmd[2048];
     snprintf(cmd, sizeof cmd,
-             "cd %s && node reader-check.mjs 'http://127.0.0.1:%d/read?url=%s' %s/%s 390 >%s/%s.json",
-             TOOLS_DIR, server_port, u, BUILD_DIR, png, BUILD_DIR, png);
+             "cd %s && node reader-check.mjs 'http://127.0.0.1:%d/read?url=%s' %s/%s 390 %s >%s/%s.json",
+             TOOLS_DIR, server_port, u, BUILD_DIR, png, scheme, BUILD_DIR, png);
     free(u);
     int rc = system(cmd);
     assert_int_equal(rc, 0);
@@ -598,7 +599,7 @@ static void test_browser(void **state)
         skip();
     }
     char *j;
-    browse("/article.html", "reader-390.png", &j);
+    browse("/article.html", "reader-390.png", "light", &j);
     json_object *o = json_tokener_parse(j);
     assert_non_null(o);
     json_object *v;
@@ -617,7 +618,7 @@ static void test_browser(void **state)
     free(j);
 
     /* Arabic: each paragraph's first character sits at its right edge. */
-    browse("/rtl.html", "reader-390-rtl.png", &j);
+    browse("/rtl.html", "reader-390-rtl.png", "light", &j);
     o = json_tokener_parse(j);
     assert_non_null(o);
     assert_true(json_object_object_get_ex(o, "scrollWidth", &sw));
@@ -635,6 +636,20 @@ static void test_browser(void **state)
         assert_true(json_object_get_double(fr) > mid);
         assert_true(json_object_get_double(r) - json_object_get_double(fr) < 4);
     }
+    json_object_put(o);
+    free(j);
+
+    /* The dark scheme: light text on a dark ground. */
+    browse("/article.html", "reader-390-dark.png", "dark", &j);
+    o = json_tokener_parse(j);
+    assert_non_null(o);
+    json_object *bg, *fg;
+    assert_true(json_object_object_get_ex(o, "background", &bg));
+    assert_true(json_object_object_get_ex(o, "color", &fg));
+    int r, g, b, fr, fgg, fb;
+    assert_int_equal(sscanf(json_object_get_string(bg), "rgb(%d, %d, %d)", &r, &g, &b), 3);
+    assert_int_equal(sscanf(json_object_get_string(fg), "rgb(%d, %d, %d)", &fr, &fgg, &fb), 3);
+    assert_true(r + g + b < 150 && fr + fgg + fb > 500);
     json_object_put(o);
     free(j);
 }
