@@ -456,6 +456,7 @@ static void test_errors(void **state)
     u = up_url("/article.html");
     assert_error(get("/read?url=%s&window=10x10", u), 400, "bad_option");
     assert_error(get("/read?url=%s&window=wide", u), 400, "bad_option");
+    assert_error(get("/shot?url=%s&window=7680x4320", u), 400, "bad_option"); /* 265 MB of PNG */
     free(u);
     /* The address policy: the allow-list names 127.0.0.1:PORT exactly, so
      * another port, a redirect from the allowed upstream to another port

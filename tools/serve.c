@@ -542,8 +542,9 @@ static int parse_window(const char *s, int *w, int *h)
         *h = 1080;
         return 0;
     }
-    /* The shot is as wide as the window: keep it to a screen's size. */
-    return cli_parse_pair(s, w, h) != 0 || *w > 7680 || *h > 4320 || *w < 200 || *h < 200 ? -1 : 0;
+    /* The shot is the window's width by up to alpha (2) heights, 4 bytes a
+     * pixel: at 3840x2400 that is 74 MB a worker; keep it there. */
+    return cli_parse_pair(s, w, h) != 0 || *w > 3840 || *h > 2400 || *w < 200 || *h < 200 ? -1 : 0;
 }
 
 /* Puts `r` on the queue and suspends its connection; 503 when full. */
@@ -675,7 +676,7 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const cha
         return respond_error(r, 413, "too_big", "the body is over the server's limit", 0);
     const char *win = MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, "window");
     if (parse_window(win, &r->window_w, &r->window_h) != 0)
-        return respond_error(r, 400, "bad_option", "window must be WxH, 200x200 to 7680x4320", 0);
+        return respond_error(r, 400, "bad_option", "window must be WxH, 200x200 to 3840x2400", 0);
     if (r->post) {
         const char *base = MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, "base");
         if (base && !(r->base = strdup(base)))
