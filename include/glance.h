@@ -174,6 +174,12 @@ typedef struct glance_options {
                                     private, link-local, multicast and reserved ones
                                     are refused after DNS and on every redirect (for
                                     a server fetching for strangers); default 0 */
+    const char *allow_addrs;     /* with public_only: these exact addresses and ports
+                                    are let through all the same, as a comma-separated
+                                    list of "IP:PORT" ("127.0.0.1:8000,[::1]:8000"),
+                                    numeric as the connection sees them: a test's or an
+                                    operator's own upstream. Redirects and stylesheets
+                                    elsewhere stay under the policy. NULL: none */
     long connect_timeout_ms;     /* one connection; default 10000 */
     long timeout_ms;             /* the page and its stylesheets in all; default 30000 */
     int max_redirects;           /* default 10 */
@@ -219,6 +225,16 @@ glance_status glance_extract_file(glance_context *ctx, const char *path,
  * max_input_bytes) with the reason in glance_result_message. */
 glance_status glance_extract_url(glance_context *ctx, const char *url,
                                  const glance_options *opts, glance_result **out);
+
+/* The same for bytes that came from elsewhere, as a server's client sends
+ * them: `charset` is the charset their Content-Type named (NULL: none; then
+ * a BOM, <meta> or detection decide), `base_url` the http(s) address they
+ * came from (NULL: none): relative stylesheet links resolve against it and
+ * are fetched as a fetched page's are (never a local file; base_dir is
+ * ignored when it is set). */
+glance_status glance_extract_page(glance_context *ctx, const char *html, size_t len,
+                                  const char *charset, const char *base_url,
+                                  const glance_options *opts, glance_result **out);
 
 /* Runs GCE again on the page `res` already laid out, with other GCE
  * parameters (grid, alpha, beta, dw, ...), replacing the result's content,

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -245,6 +246,7 @@ static void to_net_opts(const glance_options *o, net_opts *n)
     memset(n, 0, sizeof *n);
     n->offline = o->offline;
     n->public_only = o->public_only;
+    n->allow_addrs = o->allow_addrs;
     n->connect_timeout_ms = o->connect_timeout_ms;
     n->timeout_ms = o->timeout_ms;
     n->max_page_bytes = o->max_input_bytes;
@@ -425,6 +427,29 @@ glance_status glance_extract(glance_context *ctx, const char *html, size_t len,
     }
     if (st == GLANCE_OK)
         st = extract_page(ctx, *out, html, len, opts, NULL, NULL, NULL);
+    return finish(*out, st, t0);
+}
+
+glance_status glance_extract_page(glance_context *ctx, const char *html, size_t len,
+                                  const char *charset, const char *base_url,
+                                  const glance_options *opts, glance_result **out)
+{
+    double t0 = now_ms();
+    glance_options defaults;
+    glance_status st = begin(ctx, &opts, &defaults, out);
+    if (!*out)
+        return st;
+    if (st == GLANCE_OK && !html && len) {
+        result_set_message(*out, "no input buffer");
+        st = GLANCE_EOPTION;
+    }
+    if (st == GLANCE_OK && base_url && strncasecmp(base_url, "http://", 7) != 0 &&
+        strncasecmp(base_url, "https://", 8) != 0) {
+        result_set_message(*out, "the base is not an http or https URL");
+        st = GLANCE_EURL;
+    }
+    if (st == GLANCE_OK)
+        st = extract_page(ctx, *out, html, len, opts, NULL, base_url, charset);
     return finish(*out, st, t0);
 }
 

@@ -119,6 +119,7 @@ typedef struct xfer {
     size_t len, cap, limit;
     int too_big;
     int public_only;
+    const char *allow_addrs;
     int refused;           /* the policy refused an address */
     char refused_addr[INET6_ADDRSTRLEN];
     int done;
@@ -158,10 +159,43 @@ static size_t on_data(char *p, size_t size, size_t n, void *ud)
  * tries: the one place where the address a request really goes to can be
  * checked without a race (checking the resolved name beforehand leaves
  * DNS free to answer differently the second time). */
+/* Is the address and port of `a` one of `list` ("IP:PORT,[IP6]:PORT")? */
+static int addr_allowed(const char *list, const struct curl_sockaddr *a)
+{
+    char ip[INET6_ADDRSTRLEN], me[INET6_ADDRSTRLEN + 10];
+    unsigned port;
+    if (!list)
+        return 0;
+    if (a->family == AF_INET) {
+        const struct sockaddr_in *s = (const struct sockaddr_in *)(const void *)&a->addr;
+        if (!inet_ntop(AF_INET, &s->sin_addr, ip, sizeof ip))
+            return 0;
+        port = ntohs(s->sin_port);
+        snprintf(me, sizeof me, "%s:%u", ip, port);
+    } else if (a->family == AF_INET6) {
+        const struct sockaddr_in6 *s = (const struct sockaddr_in6 *)(const void *)&a->addr;
+        if (!inet_ntop(AF_INET6, &s->sin6_addr, ip, sizeof ip))
+            return 0;
+        port = ntohs(s->sin6_port);
+        snprintf(me, sizeof me, "[%s]:%u", ip, port);
+    } else {
+        return 0;
+    }
+    size_t n = strlen(me);
+    for (const char *p = list; *p;) {
+        const char *e = strchr(p, ',');
+        size_t k = e ? (size_t)(e - p) : strlen(p);
+        if (k == n && strncasecmp(p, me, n) == 0)
+            return 1;
+        p += k + (e ? 1 : 0);
+    }
+    return 0;
+}
+
 static curl_socket_t open_socket(void *ud, curlsocktype purpose, struct curl_sockaddr *a)
 {
     xfer *x = ud;
-    if (x->public_only && !net_addr_public(&a->addr)) {
+    if (x->public_only && !net_addr_public(&a->addr) && !addr_allowed(x->allow_addrs, a)) {
         x->refused = 1;
         const void *bytes = NULL;
         if (a->family == AF_INET)
@@ -211,6 +245,7 @@ static xfer *xfer_new(net_session *s, const char *url, size_t limit, const char 
     }
     x->limit = limit;
     x->public_only = s->o.public_only;
+    x->allow_addrs = s->o.allow_addrs;
     CURL *e = x->easy;
     CURLcode rc = CURLE_OK;
 #define SET(opt, val) \

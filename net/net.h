@@ -41,6 +41,8 @@ typedef struct net_opts {
     int public_only;         /* 1: connect only to public unicast addresses
                                 (net_addr_public), checked on every connection,
                                 redirects included; proxies are not used */
+    const char *allow_addrs; /* with public_only: "IP:PORT,[IP6]:PORT" let through
+                                all the same (exactly those address-port pairs) */
     long connect_timeout_ms; /* one connection */
     long timeout_ms;         /* the whole session: page and stylesheets */
     size_t max_page_bytes;   /* the page, decompressed */

@@ -484,6 +484,34 @@ static void strerror_covers_every_status(void **state)
     assert_string_equal(glance_strerror((glance_status)999), "unknown status");
 }
 
+/* glance_extract_page: the charset a Content-Type named (here Latin-1,
+ * which no <meta> declares), and a base that must be http or https. */
+static void extract_page_charset_and_base(void **state)
+{
+    static const char page[] = "<!DOCTYPE html><html><head><title>Caf\xe9 cr\xe8me</title></head>"
+                               "<body><article><p>Un caf\xe9 cr\xe8me, s'il vous pla\xeet.</p>"
+                               "</article></body></html>";
+    glance_options o;
+    glance_options_default(&o);
+    o.offline = 1;
+    glance_result *res = NULL;
+    glance_status st = glance_extract_page(ctx, page, sizeof page - 1, "ISO-8859-1",
+                                           "http://example.org/news/", &o, &res);
+    assert_non_null(res);
+    assert_true(st == GLANCE_OK || st == GLANCE_ENOCONTENT);
+    assert_string_equal(glance_result_title(res), "Caf\xc3\xa9 cr\xc3\xa8me");
+    const char *from = NULL;
+    assert_string_equal(glance_result_charset(res, &from), "ISO-8859-1");
+    assert_string_equal(from, "http");
+    glance_result_free(res);
+
+    res = NULL;
+    assert_int_equal(glance_extract_page(ctx, page, sizeof page - 1, NULL, "file:///etc/", &o, &res),
+                     GLANCE_EURL);
+    assert_non_null(strstr(glance_result_message(res, GLANCE_EURL), "base"));
+    glance_result_free(res);
+}
+
 int main(void)
 {
     ctx = glance_context_new();
@@ -508,6 +536,7 @@ int main(void)
         cmocka_unit_test(no_text_at_all),
         cmocka_unit_test(missing_file),
         cmocka_unit_test(strerror_covers_every_status),
+        cmocka_unit_test(extract_page_charset_and_base),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     glance_context_free(ctx);

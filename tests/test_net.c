@@ -199,6 +199,43 @@ static void policy_refuses_loopback(void **state)
     httpd_stop(h);
 }
 
+/* allow_addrs lets exactly the address-port pairs it names through the
+ * policy, on every connection: a redirect from there to another loopback
+ * port is refused still. */
+static void policy_allows_listed(void **state)
+{
+    static const httpd_route routes[] = {
+        {.path = "/page.html", .body = "<html><body><p>local</p></body></html>"},
+        {.path = "/away", .status = 302, .headers = "Location: http://127.0.0.1:1/x\r\n"},
+    };
+    httpd *h = httpd_start(routes, 2);
+    assert_non_null(h);
+    char url[128], allow[128], why[512];
+    snprintf(allow, sizeof allow, "[::1]:9,127.0.0.1:%d,10.0.0.1:80", httpd_port(h));
+    net_opts o = quick_opts(1);
+    o.allow_addrs = allow;
+    net_session *s = net_session_new(&o);
+    net_page p;
+    snprintf(url, sizeof url, "http://127.0.0.1:%d/page.html", httpd_port(h));
+    assert_int_equal(net_fetch_page(s, url, &p, why, sizeof why), NET_OK);
+    assert_non_null(strstr(p.body, "local"));
+    net_page_free(&p);
+    snprintf(url, sizeof url, "http://127.0.0.1:%d/away", httpd_port(h));
+    assert_int_equal(net_fetch_page(s, url, &p, why, sizeof why), NET_EADDR);
+    net_page_free(&p);
+    net_session_free(s);
+    /* Another port of the same address: refused. */
+    snprintf(allow, sizeof allow, "127.0.0.1:%d", httpd_port(h) == 65535 ? 1 : httpd_port(h) + 1);
+    s = net_session_new(&o);
+    snprintf(url, sizeof url, "http://127.0.0.1:%d/page.html", httpd_port(h));
+    assert_int_equal(net_fetch_page(s, url, &p, why, sizeof why), NET_EADDR);
+    net_page_free(&p);
+    net_session_free(s);
+    assert_int_equal(httpd_hits(h, "/page.html"), 1);
+    assert_int_equal(httpd_hits(h, "/away"), 1);
+    httpd_stop(h);
+}
+
 /* The child: a network namespace of its own (only a loopback, down), then
  * a fetch of 10.0.0.1 under the policy; the net_status is the exit code. */
 static int fetch_private_isolated(void)
@@ -423,6 +460,7 @@ int main(void)
         cmocka_unit_test(resolve_against_base),
         cmocka_unit_test(address_table),
         cmocka_unit_test(policy_refuses_loopback),
+        cmocka_unit_test(policy_allows_listed),
         cmocka_unit_test(policy_refuses_private),
         cmocka_unit_test(policy_checks_every_redirect),
         cmocka_unit_test(connect_timeout_applies),

@@ -27,5 +27,6 @@ int cli_exit_for(glance_status st);
 /* The commands. */
 int cmd_bench(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
+int cmd_serve(int argc, char **argv); /* tools/serve.c */
 
 #endif

@@ -379,7 +379,8 @@ static void usage(FILE *f)
           "  extract FILE|URL|-  the main content of one page (glance extract --help)\n"
           "  shot FILE|URL|- -o OUT.png  the page painted, GCE's reasoning on it (glance shot --help)\n"
           "  bench            accuracy and speed over a corpus (glance bench --help)\n"
-          "  sweep            window sizes and GCE parameters over a corpus (glance sweep --help)\n",
+          "  sweep            window sizes and GCE parameters over a corpus (glance sweep --help)\n"
+          "  serve            the reader-mode backend over HTTP (glance serve --help)\n",
           f);
 }
 
@@ -405,6 +406,8 @@ int main(int argc, char **argv)
         return cmd_bench(argc - 1, argv + 1);
     if (strcmp(argv[1], "sweep") == 0)
         return cmd_sweep(argc - 1, argv + 1);
+    if (strcmp(argv[1], "serve") == 0)
+        return cmd_serve(argc - 1, argv + 1);
     fprintf(stderr, "glance: unknown command '%s'\n", argv[1]);
     usage(stderr);
     return EXIT_USAGE;

@@ -12,7 +12,7 @@ set -eu
 PACKAGES="build-essential cmake pkg-config
 liblitehtml-dev libgumbo-dev libcairo2-dev libfreetype-dev libfontconfig-dev
 libharfbuzz-dev libjson-c-dev libcmocka-dev zlib1g-dev
-libcurl4-openssl-dev ca-certificates libuchardet-dev
+libcurl4-openssl-dev ca-certificates libuchardet-dev libmicrohttpd-dev
 fonts-liberation2 fonts-dejavu-core fonts-noto-cjk fontconfig"
 
 missing=""

@@ -1,0 +1,709 @@
+/* glance serve, end to end: the command started on a free loopback port
+ * with the tests' page server (httpd.c) as its upstream, let through the
+ * address policy by its exact address (--allow-host 127.0.0.1:PORT) and
+ * by nothing else. Every endpoint and error code; 200 requests at once against a
+ * queue of 4 (each answer correct or a clean 503, the server healthy
+ * after); the reader page in headless Chromium at 390 px, light, dark and
+ * Arabic (skipped without
+ * /usr/bin/chromium and tools/node_modules/playwright-core); SIGTERM with
+ * a slow request in flight, which is still answered, then exit 0. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <curl/curl.h>
+#include <json-c/json.h>
+
+#include "httpd.h"
+#include "run.h"
+
+#ifndef BUILD_DIR
+#define BUILD_DIR "."
+#endif
+#ifndef TOOLS_DIR
+#define TOOLS_DIR "."
+#endif
+
+static httpd *up;         /* the upstream */
+static char upbase[64];   /* http://127.0.0.1:PORT */
+static pid_t server_pid;
+static int server_port;
+static char *article, *links;
+static char *big;
+#define BIG_LEN 300000
+#define ARTICLE_PHRASE "Most bread recipes ask for more yeast"
+
+static const char esc_page[] =
+    "<!DOCTYPE html><html><head><title>Fish &amp; chips: &lt;b&gt;\"fried\"&lt;/b&gt;</title></head>"
+    "<body><article><h1>Fish and chips</h1>"
+    "<p>Fish and chips is a hot dish of fried fish in batter, served with chips. It is a common "
+    "take-away food in the United Kingdom and many other countries, and it is older than most "
+    "of its rivals.</p><p>The dish became popular in the 1860s, when railways began to bring fresh "
+    "fish straight from the east coast to the heavily populated industrial cities.</p>"
+    "<p>Fish and chips shops were vital to feeding the nation during both world wars, and the "
+    "meal was one of the few foods that were not rationed in Britain.</p></article></body></html>";
+
+/* Arabic: the reader page must set it right to left. */
+static const char rtl_page[] =
+    "<!DOCTYPE html><html lang=\"ar\"><head><meta charset=\"utf-8\"><title>نهر النيل</title></head>"
+    "<body><article><h1>نهر النيل</h1>"
+    "<p>نهر النيل هو أطول نهر في العالم، ويجري من الجنوب إلى الشمال عبر إحدى عشرة دولة قبل أن "
+    "يصب في البحر الأبيض المتوسط. وقد قامت على ضفافه حضارات عظيمة منذ آلاف السنين.</p>"
+    "<p>يعتمد ملايين الناس على مياه النيل في الزراعة والشرب والنقل، ولذلك فإن إدارة مياهه "
+    "مسألة مهمة لكل الدول التي يمر بها، من المنابع حتى المصب في شمال مصر.</p>"
+    "<p>تبلغ مساحة حوض النيل أكثر من ثلاثة ملايين كيلومتر مربع، ويضم روافد كثيرة أهمها "
+    "النيل الأبيض والنيل الأزرق اللذان يلتقيان في الخرطوم عاصمة السودان.</p>"
+    "</article></body></html>";
+
+/* A page whose stylesheet link is relative: POSTed with ?base=, the
+ * stylesheet is fetched from the upstream. */
+static const char linked_page[] =
+    "<!DOCTYPE html><html><head><title>Linked</title><link rel=stylesheet href=\"css/posted.css\">"
+    "</head><body><article><h1>Linked</h1><p>Caf\xe9 au lait is coffee with hot milk added. It "
+    "differs from white coffee, which is coffee with cold milk or other whitener added, and it "
+    "is served in a bowl in many French homes.</p><p>The name comes from French and the drink "
+    "has been known there since the seventeenth century, when coffee first arrived.</p>"
+    "</article></body></html>";
+
+static httpd_route routes[] = {
+    {.path = "/article.html"},
+    {.path = "/links.html"},
+    {.path = "/esc.html?a=1&b=2", .body = esc_page},
+    {.path = "/rtl.html", .headers = "Content-Type: text/html; charset=utf-8\r\n", .body = rtl_page},
+    {.path = "/css/posted.css", .headers = "Content-Type: text/css\r\n", .body = "p { margin: 1em }"},
+    {.path = "/to-private", .status = 302, .headers = "Location: http://127.0.0.1:1/x\r\n"},
+    {.path = "/gone.html", .status = 404, .body = "<html><body><p>gone</p></body></html>"},
+    {.path = "/slow.html", .delay_ms = 1500},           /* the body: article, in setup */
+    {.path = "/busy.html", .delay_ms = 200},            /* the body: article */
+    {.path = "/hang.html", .delay_ms = 20000},          /* past the budget: 504 */
+    {.path = "/big.html"},                              /* over --max-page-bytes: 413 */
+};
+#define N_ROUTES (int)(sizeof routes / sizeof routes[0])
+
+/* ---- the server under test -------------------------------------------- */
+
+static void start_server(void)
+{
+    int p[2];
+    assert_int_equal(pipe2(p, O_CLOEXEC), 0);
+    char allow[64];
+    snprintf(allow, sizeof allow, "127.0.0.1:%d", httpd_port(up));
+    server_pid = fork();
+    assert_true(server_pid >= 0);
+    if (server_pid == 0) {
+        dup2(p[1], 1);
+        execl(GLANCE_BIN, "glance", "serve", "--listen", "127.0.0.1:0", "--workers", "2", "--queue",
+              "4", "--budget", "3", "--max-page-bytes", "200000", "--allow-host", allow, (char *)NULL);
+        _exit(127);
+    }
+    close(p[1]);
+    /* "glance serve: listening on http://127.0.0.1:PORT ..." */
+    char line[256];
+    size_t n = 0;
+    while (n + 1 < sizeof line) {
+        struct pollfd pf = {p[0], POLLIN, 0};
+        if (poll(&pf, 1, 10000) <= 0)
+            break;
+        ssize_t k = read(p[0], line + n, sizeof line - 1 - n);
+        if (k <= 0)
+            break;
+        n += (size_t)k;
+        line[n] = '\0';
+        if (strchr(line, '\n'))
+            break;
+    }
+    line[n] = '\0';
+    close(p[0]);
+    const char *at = strstr(line, "http://127.0.0.1:");
+    assert_non_null(at);
+    server_port = atoi(at + strlen("http://127.0.0.1:"));
+    assert_true(server_port > 0);
+}
+
+/* Waits up to `ms` for the server to exit; its exit status, or -1. */
+static int wait_server(int ms)
+{
+    for (int waited = 0; waited < ms; waited += 20) {
+        int st;
+        pid_t r = waitpid(server_pid, &st, WNOHANG);
+        if (r == server_pid) {
+            server_pid = 0;
+            return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+        }
+        usleep(20000);
+    }
+    return -1;
+}
+
+/* ---- a client ---------------------------------------------------------- */
+
+typedef struct answer {
+    long code;
+    char *body;
+    size_t len;
+    char ctype[128];
+    char retry_after[32];
+} answer;
+
+static size_t on_body(char *p, size_t sz, size_t n, void *ud)
+{
+    answer *a = ud;
+    char *nb = realloc(a->body, a->len + sz * n + 1);
+    if (!nb)
+        return 0;
+    a->body = nb;
+    memcpy(a->body + a->len, p, sz * n);
+    a->len += sz * n;
+    a->body[a->len] = '\0';
+    return sz * n;
+}
+
+static size_t on_header(char *p, size_t sz, size_t n, void *ud)
+{
+    answer *a = ud;
+    size_t len = sz * n;
+    if (len > 13 && strncasecmp(p, "Content-Type:", 13) == 0)
+        snprintf(a->ctype, sizeof a->ctype, "%.*s", (int)(len - 13), p + 13);
+    if (len > 12 && strncasecmp(p, "Retry-After:", 12) == 0)
+        snprintf(a->retry_after, sizeof a->retry_after, "%.*s", (int)(len - 12), p + 12);
+    return len;
+}
+
+static CURL *request(const char *path, const char *post, size_t post_len, const char *ctype,
+                     answer *a, struct curl_slist **hdrs)
+{
+    char url[4096];
+    snprintf(url, sizeof url, "http://127.0.0.1:%d%s", server_port, path);
+    memset(a, 0, sizeof *a);
+    CURL *c = curl_easy_init();
+    curl_easy_setopt(c, CURLOPT_URL, url);
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(c, CURLOPT_WRITEDATA, a);
+    curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
+    curl_easy_setopt(c, CURLOPT_HEADERDATA, a);
+    curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, 20000L);
+    curl_easy_setopt(c, CURLOPT_PROXY, "");
+    curl_easy_setopt(c, CURLOPT_FORBID_REUSE, 1L);
+    *hdrs = NULL;
+    if (post) {
+        curl_easy_setopt(c, CURLOPT_POSTFIELDS, post);
+        curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, (long)post_len);
+        char h[256];
+        snprintf(h, sizeof h, "Content-Type: %s", ctype);
+        *hdrs = curl_slist_append(NULL, h);
+        curl_easy_setopt(c, CURLOPT_HTTPHEADER, *hdrs);
+    }
+    return c;
+}
+
+static answer call(const char *path, const char *post, size_t post_len, const char *ctype)
+{
+    answer a;
+    struct curl_slist *h;
+    CURL *c = request(path, post, post_len, ctype, &a, &h);
+    CURLcode rc = curl_easy_perform(c);
+    if (rc != CURLE_OK)
+        fail_msg("%s: %s", path, curl_easy_strerror(rc));
+    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &a.code);
+    curl_easy_cleanup(c);
+    curl_slist_free_all(h);
+    if (!a.body)
+        a.body = strdup("");
+    return a;
+}
+
+static answer get(const char *fmt, ...)
+{
+    char path[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(path, sizeof path, fmt, ap);
+    va_end(ap);
+    return call(path, NULL, 0, NULL);
+}
+
+/* The URL of an upstream page, percent-encoded for a query. */
+static char *up_url(const char *path)
+{
+    char u[512];
+    snprintf(u, sizeof u, "%s%s", upbase, path);
+    CURL *c = curl_easy_init();
+    char *e = curl_easy_escape(c, u, 0);
+    char *r = strdup(e);
+    curl_free(e);
+    curl_easy_cleanup(c);
+    return r;
+}
+
+/* An error answer: the code, and JSON with that code and `status`. */
+static void assert_error(answer a, long code, const char *status)
+{
+    if (a.code != code)
+        fail_msg("expected %ld, got %ld: %s", code, a.code, a.body);
+    assert_non_null(strstr(a.ctype, "application/json"));
+    json_object *o = json_tokener_parse(a.body);
+    assert_non_null(o);
+    json_object *v;
+    assert_true(json_object_object_get_ex(o, "status", &v));
+    assert_string_equal(json_object_get_string(v), status);
+    assert_true(json_object_object_get_ex(o, "code", &v));
+    assert_int_equal(json_object_get_int(v), code);
+    assert_true(json_object_object_get_ex(o, "error", &v));
+    assert_true(strlen(json_object_get_string(v)) > 0);
+    json_object_put(o);
+    free(a.body);
+}
+
+/* ---- set-up ------------------------------------------------------------ */
+
+static int setup(void **state)
+{
+    unsetenv("http_proxy");
+    unsetenv("HTTP_PROXY");
+    unsetenv("all_proxy");
+    unsetenv("ALL_PROXY");
+    curl_global_init(CURL_GLOBAL_DEFAULT);
+    article = slurp(FIXTURES_DIR "/article-tag.html");
+    links = slurp(FIXTURES_DIR "/links-only.html");
+    big = malloc(BIG_LEN + 1);
+    memset(big, ' ', BIG_LEN);
+    memcpy(big, "<html><body><p>", 15);
+    big[BIG_LEN] = '\0';
+    for (int i = 0; i < N_ROUTES; i++) {
+        const char *p = routes[i].path;
+        if (!strcmp(p, "/article.html") || !strcmp(p, "/slow.html") || !strcmp(p, "/busy.html") ||
+            !strcmp(p, "/hang.html"))
+            routes[i].body = article;
+        else if (!strcmp(p, "/links.html"))
+            routes[i].body = links;
+        else if (!strcmp(p, "/big.html"))
+            routes[i].body = big;
+    }
+    up = httpd_start(routes, N_ROUTES);
+    assert_non_null(up);
+    snprintf(upbase, sizeof upbase, "http://127.0.0.1:%d", httpd_port(up));
+    start_server();
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    if (server_pid > 0) {
+        kill(server_pid, SIGKILL);
+        waitpid(server_pid, NULL, 0);
+    }
+    httpd_stop(up);
+    free(article);
+    free(links);
+    free(big);
+    curl_global_cleanup();
+    return 0;
+}
+
+/* ---- the endpoints ------------------------------------------------------ */
+
+static void test_healthz(void **state)
+{
+    answer a = get("/healthz");
+    assert_int_equal(a.code, 200);
+    assert_string_equal(a.body, "ok\n");
+    free(a.body);
+}
+
+static void test_read(void **state)
+{
+    char *u = up_url("/article.html");
+    answer a = get("/read?url=%s&window=1280x1024", u);
+    free(u);
+    assert_int_equal(a.code, 200);
+    assert_non_null(strstr(a.ctype, "text/html"));
+    assert_non_null(strstr(a.body, "<title>Slow bread: less yeast, more time | The Flour Notebook</title>"));
+    assert_non_null(strstr(a.body, ARTICLE_PHRASE));
+    /* The link to the original, our stylesheet with both schemes, and
+     * blocks set in their own direction. */
+    char href[128];
+    snprintf(href, sizeof href, "<a href=\"%s/article.html\"", upbase);
+    assert_non_null(strstr(a.body, href));
+    assert_non_null(strstr(a.body, "prefers-color-scheme: dark"));
+    assert_non_null(strstr(a.body, "unicode-bidi: plaintext"));
+    assert_null(strstr(a.body, "<script"));
+    free(a.body);
+}
+
+static void test_read_escapes(void **state)
+{
+    char *u = up_url("/esc.html?a=1&b=2");
+    answer a = get("/read?url=%s", u);
+    free(u);
+    assert_int_equal(a.code, 200);
+    /* The title's markup is text, and so is the URL's ampersand. */
+    assert_non_null(strstr(a.body, "<title>Fish &amp; chips: &lt;b&gt;&quot;fried&quot;&lt;/b&gt;</title>"));
+    assert_null(strstr(a.body, "<b>\"fried\""));
+    assert_non_null(strstr(a.body, "/esc.html?a=1&amp;b=2\""));
+    free(a.body);
+}
+
+static void test_extract_get(void **state)
+{
+    char *u = up_url("/article.html");
+    answer a = get("/extract?url=%s", u);
+    free(u);
+    assert_int_equal(a.code, 200);
+    assert_non_null(strstr(a.ctype, "application/json"));
+    json_object *o = json_tokener_parse(a.body);
+    assert_non_null(o);
+    json_object *v;
+    assert_true(json_object_object_get_ex(o, "status", &v));
+    assert_string_equal(json_object_get_string(v), "ok");
+    assert_true(json_object_object_get_ex(o, "text", &v));
+    const char *text = json_object_get_string(v);
+    assert_non_null(strstr(text, ARTICLE_PHRASE));
+    /* The same text as glance extract --format json of the same page. */
+    char dir[] = "/tmp/glance-serve-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    run_out r = run_in(dir, "extract --format json " FIXTURES_DIR "/article-tag.html");
+    assert_int_equal(r.code, 0);
+    json_object *cli = json_tokener_parse(r.out);
+    assert_non_null(cli);
+    json_object *cv;
+    assert_true(json_object_object_get_ex(cli, "text", &cv));
+    assert_string_equal(json_object_get_string(cv), text);
+    assert_true(json_object_object_get_ex(cli, "html", &cv));
+    assert_true(json_object_object_get_ex(o, "html", &v));
+    assert_string_equal(json_object_get_string(cv), json_object_get_string(v));
+    json_object *cc, *oc;
+    assert_true(json_object_object_get_ex(cli, "chosen", &cc));
+    assert_true(json_object_object_get_ex(o, "chosen", &oc));
+    assert_true(json_object_equal(cc, oc));
+    json_object_put(cli);
+    json_object_put(o);
+    free(r.out);
+    free(r.err);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+    free(a.body);
+}
+
+static void test_extract_post(void **state)
+{
+    /* Latin-1 bytes, said so by the Content-Type; relative stylesheets
+     * resolve against ?base= and are fetched from there. */
+    int before = httpd_hits(up, "/css/posted.css");
+    char *b = up_url("/");
+    char path[512];
+    snprintf(path, sizeof path, "/extract?base=%s", b);
+    free(b);
+    answer a = call(path, linked_page, sizeof linked_page - 1, "text/html; charset=ISO-8859-1");
+    assert_int_equal(a.code, 200);
+    json_object *o = json_tokener_parse(a.body);
+    assert_non_null(o);
+    json_object *v;
+    assert_true(json_object_object_get_ex(o, "text", &v));
+    assert_non_null(strstr(json_object_get_string(v), "Café au lait is coffee"));
+    json_object_put(o);
+    free(a.body);
+    assert_int_equal(httpd_hits(up, "/css/posted.css"), before + 1);
+
+    /* No body; a body over the limit; POST elsewhere. */
+    assert_error(call("/extract", "", 0, "text/html"), 400, "bad_input");
+    assert_error(call("/extract", big, BIG_LEN, "text/html"), 413, "too_big");
+    assert_error(call("/read", linked_page, sizeof linked_page - 1, "text/html"), 405, "method");
+    /* A base the policy refuses: its stylesheet is skipped, the page is
+     * still read (a stylesheet is never fatal). */
+    a = call("/extract?base=http%3A%2F%2F10.0.0.1%2F", linked_page, sizeof linked_page - 1,
+             "text/html; charset=ISO-8859-1");
+    assert_int_equal(a.code, 200);
+    free(a.body);
+}
+
+static void test_shot(void **state)
+{
+    char *u = up_url("/article.html");
+    answer a = get("/shot?url=%s&window=1024x768", u);
+    free(u);
+    assert_int_equal(a.code, 200);
+    assert_non_null(strstr(a.ctype, "image/png"));
+    assert_true(a.len > 1000);
+    assert_memory_equal(a.body, "\x89PNG\r\n\x1a\n", 8);
+    /* The PNG is as wide as the window (IHDR). */
+    unsigned w = ((unsigned char)a.body[16] << 24) | ((unsigned char)a.body[17] << 16) |
+                 ((unsigned char)a.body[18] << 8) | (unsigned char)a.body[19];
+    assert_int_equal(w, 1024);
+    free(a.body);
+}
+
+static void test_errors(void **state)
+{
+    char *u;
+    assert_error(get("/extract"), 400, "bad_url");
+    assert_error(get("/read?url=ftp%%3A%%2F%%2Fexample.org%%2F"), 400, "bad_url");
+    assert_error(get("/extract?url=not%%20a%%20url"), 400, "bad_url");
+    u = up_url("/article.html");
+    assert_error(get("/read?url=%s&window=10x10", u), 400, "bad_option");
+    assert_error(get("/read?url=%s&window=wide", u), 400, "bad_option");
+    assert_error(get("/shot?url=%s&window=7680x4320", u), 400, "bad_option"); /* 265 MB of PNG */
+    free(u);
+    /* The address policy: the allow-list names 127.0.0.1:PORT exactly, so
+     * another port, a redirect from the allowed upstream to another port
+     * and a private address are refused. */
+    assert_error(get("/extract?url=http%%3A%%2F%%2F127.0.0.1%%3A1%%2F"), 403, "address_refused");
+    u = up_url("/to-private");
+    assert_error(get("/read?url=%s", u), 403, "address_refused");
+    free(u);
+    assert_error(get("/shot?url=http%%3A%%2F%%2F192.168.1.1%%2F"), 403, "address_refused");
+    u = up_url("/links.html");
+    assert_error(get("/extract?url=%s", u), 422, "no_content");
+    free(u);
+    u = up_url("/gone.html");
+    assert_error(get("/read?url=%s", u), 502, "fetch_failed");
+    free(u);
+    u = up_url("/big.html");
+    assert_error(get("/extract?url=%s", u), 413, "too_big");
+    free(u);
+    /* --budget 3: the upstream that hangs is given up on at 3 s. */
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    u = up_url("/hang.html");
+    assert_error(get("/extract?url=%s", u), 504, "timeout");
+    free(u);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double s = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+    assert_true(s > 2.5 && s < 6);
+    assert_error(get("/nowhere"), 404, "not_found");
+    assert_error(call("/healthz", "x", 1, "text/plain"), 405, "method");
+}
+
+static void test_metrics(void **state)
+{
+    answer a = get("/metrics");
+    assert_int_equal(a.code, 200);
+    assert_non_null(strstr(a.ctype, "text/plain"));
+    assert_non_null(strstr(a.body, "# TYPE glance_requests_total counter\n"));
+    assert_non_null(strstr(a.body, "# TYPE glance_request_duration_seconds histogram\n"));
+    assert_non_null(strstr(a.body, "glance_request_duration_seconds_bucket{endpoint=\"extract\",le=\"+Inf\"}"));
+    assert_non_null(strstr(a.body, "glance_responses_total{endpoint=\"extract\",code=\"200\"}"));
+    assert_non_null(strstr(a.body, "glance_responses_total{endpoint=\"extract\",code=\"403\"}"));
+    /* The tests above made at least this many of each. */
+    const char *p = strstr(a.body, "glance_requests_total{endpoint=\"extract\"} ");
+    assert_non_null(p);
+    assert_true(atoi(p + strlen("glance_requests_total{endpoint=\"extract\"} ")) >= 8);
+    p = strstr(a.body, "glance_errors_total{endpoint=\"extract\"} ");
+    assert_non_null(p);
+    assert_true(atoi(p + strlen("glance_errors_total{endpoint=\"extract\"} ")) >= 5);
+    free(a.body);
+}
+
+/* 200 requests at once; 2 workers, a queue of 4, an upstream that takes
+ * 200 ms: most must be turned away, each cleanly. */
+static void test_concurrent(void **state)
+{
+    enum { N = 200 };
+    static answer ans[N];
+    static CURL *easy[N];
+    static struct curl_slist *h[N];
+    char *u = up_url("/busy.html");
+    char path[512];
+    snprintf(path, sizeof path, "/extract?url=%s", u);
+    free(u);
+    CURLM *m = curl_multi_init();
+    curl_multi_setopt(m, CURLMOPT_MAX_TOTAL_CONNECTIONS, 0L);
+    for (int i = 0; i < N; i++) {
+        easy[i] = request(path, NULL, 0, NULL, &ans[i], &h[i]);
+        curl_multi_add_handle(m, easy[i]);
+    }
+    int running = 1;
+    while (running) {
+        curl_multi_perform(m, &running);
+        if (running)
+            curl_multi_poll(m, NULL, 0, 1000, NULL);
+    }
+    int ok = 0, busy = 0;
+    for (int i = 0; i < N; i++) {
+        curl_easy_getinfo(easy[i], CURLINFO_RESPONSE_CODE, &ans[i].code);
+        if (ans[i].code == 200) {
+            json_object *o = json_tokener_parse(ans[i].body ? ans[i].body : "");
+            json_object *v;
+            assert_non_null(o);
+            assert_true(json_object_object_get_ex(o, "text", &v));
+            assert_non_null(strstr(json_object_get_string(v), ARTICLE_PHRASE));
+            json_object_put(o);
+            ok++;
+        } else if (ans[i].code == 503) {
+            assert_true(atoi(ans[i].retry_after) >= 1);
+            assert_non_null(strstr(ans[i].body, "\"status\":\"busy\""));
+            busy++;
+        } else {
+            fail_msg("request %d: %ld %s", i, ans[i].code, ans[i].body ? ans[i].body : "");
+        }
+        curl_multi_remove_handle(m, easy[i]);
+        curl_easy_cleanup(easy[i]);
+        free(ans[i].body);
+    }
+    curl_multi_cleanup(m);
+    print_message("200 at once: %d answered, %d turned away (503)\n", ok, busy);
+    assert_int_equal(ok + busy, N);
+    assert_true(ok >= 4); /* the queue, at least (the workers take 2 more when they wake in time) */
+    assert_true(busy > 0);
+    /* Healthy after. */
+    test_healthz(state);
+    u = up_url("/article.html");
+    answer a = get("/extract?url=%s", u);
+    free(u);
+    assert_int_equal(a.code, 200);
+    free(a.body);
+    a = get("/metrics");
+    assert_non_null(strstr(a.body, "glance_queue_length 0\n"));
+    assert_non_null(strstr(a.body, "glance_in_flight 0\n"));
+    assert_null(strstr(a.body, "glance_rejected_total 0\n"));
+    free(a.body);
+}
+
+/* The reader page as Chromium shows it at a phone's width. */
+static void browse(const char *page, const char *png, const char *scheme, char **json_out)
+{
+    char *u = up_url(page);
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "cd %s && node reader-check.mjs 'http://127.0.0.1:%d/read?url=%s' %s/%s 390 %s >%s/%s.json",
+             TOOLS_DIR, server_port, u, BUILD_DIR, png, scheme, BUILD_DIR, png);
+    free(u);
+    int rc = system(cmd);
+    assert_int_equal(rc, 0);
+    char jpath[512];
+    snprintf(jpath, sizeof jpath, "%s/%s.json", BUILD_DIR, png);
+    *json_out = slurp(jpath);
+}
+
+static void test_browser(void **state)
+{
+    struct stat st;
+    if (stat("/usr/bin/chromium", &st) != 0 ||
+        stat(TOOLS_DIR "/node_modules/playwright-core/package.json", &st) != 0 ||
+        system("node --version >/dev/null 2>&1") != 0) {
+        print_message("SKIPPED: the browser test needs /usr/bin/chromium, node and "
+                      "tools/node_modules/playwright-core (sh tools/install-browser.sh)\n");
+        skip();
+    }
+    char *j;
+    browse("/article.html", "reader-390.png", "light", &j);
+    json_object *o = json_tokener_parse(j);
+    assert_non_null(o);
+    json_object *v;
+    assert_true(json_object_object_get_ex(o, "status", &v));
+    assert_int_equal(json_object_get_int(v), 200);
+    assert_true(json_object_object_get_ex(o, "text", &v));
+    assert_non_null(strstr(json_object_get_string(v), ARTICLE_PHRASE));
+    json_object *sw, *cw;
+    assert_true(json_object_object_get_ex(o, "scrollWidth", &sw));
+    assert_true(json_object_object_get_ex(o, "clientWidth", &cw));
+    print_message("reader at 390 px: scrollWidth %d, clientWidth %d; screenshot %s/reader-390.png\n",
+                  json_object_get_int(sw), json_object_get_int(cw), BUILD_DIR);
+    assert_int_equal(json_object_get_int(cw), 390);
+    assert_true(json_object_get_int(sw) <= json_object_get_int(cw)); /* no horizontal scroll */
+    json_object_put(o);
+    free(j);
+
+    /* Arabic: each paragraph's first character sits at its right edge. */
+    browse("/rtl.html", "reader-390-rtl.png", "light", &j);
+    o = json_tokener_parse(j);
+    assert_non_null(o);
+    assert_true(json_object_object_get_ex(o, "scrollWidth", &sw));
+    assert_true(json_object_object_get_ex(o, "clientWidth", &cw));
+    assert_true(json_object_get_int(sw) <= json_object_get_int(cw));
+    json_object *ps;
+    assert_true(json_object_object_get_ex(o, "paragraphs", &ps));
+    assert_true(json_object_array_length(ps) >= 3);
+    for (size_t i = 0; i < json_object_array_length(ps); i++) {
+        json_object *p = json_object_array_get_idx(ps, i), *fr, *r, *l;
+        assert_true(json_object_object_get_ex(p, "firstRight", &fr));
+        assert_true(json_object_object_get_ex(p, "right", &r));
+        assert_true(json_object_object_get_ex(p, "left", &l));
+        double mid = (json_object_get_double(l) + json_object_get_double(r)) / 2;
+        assert_true(json_object_get_double(fr) > mid);
+        assert_true(json_object_get_double(r) - json_object_get_double(fr) < 4);
+    }
+    json_object_put(o);
+    free(j);
+
+    /* The dark scheme: light text on a dark ground. */
+    browse("/article.html", "reader-390-dark.png", "dark", &j);
+    o = json_tokener_parse(j);
+    assert_non_null(o);
+    json_object *bg, *fg;
+    assert_true(json_object_object_get_ex(o, "background", &bg));
+    assert_true(json_object_object_get_ex(o, "color", &fg));
+    int r, g, b, fr, fgg, fb;
+    assert_int_equal(sscanf(json_object_get_string(bg), "rgb(%d, %d, %d)", &r, &g, &b), 3);
+    assert_int_equal(sscanf(json_object_get_string(fg), "rgb(%d, %d, %d)", &fr, &fgg, &fb), 3);
+    assert_true(r + g + b < 150 && fr + fgg + fb > 500);
+    json_object_put(o);
+    free(j);
+}
+
+/* SIGTERM with a slow request in flight: it is answered, then the server
+ * exits 0. Runs last. */
+static void test_sigterm(void **state)
+{
+    answer a;
+    struct curl_slist *h;
+    char *u = up_url("/slow.html");
+    char path[512];
+    snprintf(path, sizeof path, "/read?url=%s", u);
+    free(u);
+    CURL *c = request(path, NULL, 0, NULL, &a, &h);
+    CURLM *m = curl_multi_init();
+    curl_multi_add_handle(m, c);
+    int running = 1, signalled = 0;
+    while (running) {
+        curl_multi_perform(m, &running);
+        if (!signalled && httpd_hits(up, "/slow.html") > 0) {
+            /* The server's worker is waiting on the upstream now. */
+            assert_int_equal(kill(server_pid, SIGTERM), 0);
+            signalled = 1;
+        }
+        if (running)
+            curl_multi_poll(m, NULL, 0, 50, NULL);
+    }
+    assert_true(signalled);
+    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &a.code);
+    curl_multi_remove_handle(m, c);
+    curl_easy_cleanup(c);
+    curl_multi_cleanup(m);
+    assert_int_equal(a.code, 200);
+    assert_non_null(strstr(a.body, ARTICLE_PHRASE));
+    free(a.body);
+    assert_int_equal(wait_server(10000), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_healthz),
+        cmocka_unit_test(test_read),
+        cmocka_unit_test(test_read_escapes),
+        cmocka_unit_test(test_extract_get),
+        cmocka_unit_test(test_extract_post),
+        cmocka_unit_test(test_shot),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_metrics),
+        cmocka_unit_test(test_concurrent),
+        cmocka_unit_test(test_browser),
+        cmocka_unit_test(test_sigterm),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
