@@ -19,6 +19,8 @@ struct css_index {
     entry *slots;
     size_t cap, count;
     int failed;
+    int depth;              /* css_index_limit; 0: no bound on selectors */
+    size_t max_style_bytes; /* 0: no cap */
 };
 
 static uint64_t hash_lower(const char *s, size_t n)
@@ -301,10 +303,65 @@ static int never_static(const char *name, size_t n)
     return 0;
 }
 
+void css_index_limit(css_index *ix, int depth, size_t max_style_bytes)
+{
+    ix->depth = depth > 0 ? depth : 1;
+    ix->max_style_bytes = max_style_bytes;
+}
+
+/* Whether litehtml could spend too long matching the selector on a page
+ * `depth` deep (cssfilter.h): its descendant and general-sibling
+ * combinators, inside parentheses too, and how deep they nest. */
+static int selector_too_costly(const char *s, size_t len, int depth)
+{
+    int k = 0, nest = 0, max_nest = 0, in_space = 0;
+    for (size_t i = 0; i < len; i++) {
+        char c = s[i];
+        if (c == '(' || c == '[') {
+            if (++nest > max_nest)
+                max_nest = nest;
+        } else if ((c == ')' || c == ']') && nest > 0) {
+            nest--;
+        } else if (c == '"' || c == '\'') {
+            for (i++; i < len && s[i] != c; i++)
+                if (s[i] == '\\')
+                    i++;
+        }
+        int sp = is_space(c);
+        /* A run of spaces not beside '>', '+' or ',' is a descendant combinator. */
+        if (sp && !in_space && i > 0 && i + 1 < len)
+            k++;
+        else if (c == '~')
+            k++;
+        else if (c == '>' || c == '+' || c == ',' || c == '(') {
+            if (in_space)
+                k--; /* "a > b": the space was no combinator */
+            in_space = 0;
+            while (i + 1 < len && is_space(s[i + 1]))
+                i++;
+            continue;
+        }
+        in_space = sp;
+    }
+    if (max_nest > CSS_MAX_NESTING)
+        return 1;
+    /* sum of C(depth, j) for j <= k, in doubles, stopping over the bound */
+    double term = 1, sum = 1;
+    for (int j = 1; j <= k && j <= depth; j++) {
+        term = term * (double)(depth - j + 1) / (double)j;
+        sum += term;
+        if (sum > CSS_MAX_MATCH_COST)
+            return 1;
+    }
+    return 0;
+}
+
 /* 0 when the selector needs a tag, class or id the page lacks, or a state
- * a static page never has. */
+ * a static page never has, or when matching it could take too long. */
 static int selector_may_match(const css_index *ix, const char *s, size_t len)
 {
+    if (ix->depth > 0 && selector_too_costly(s, len, ix->depth))
+        return 0;
     const char *p = s, *end = s + len;
     int compound_start = 1;
     char name[256];
@@ -578,6 +635,7 @@ typedef struct html_rewrite {
     const char *html;
     const char *copied; /* everything before this is in `o` */
     out o;
+    size_t style_bytes; /* <style> text kept so far */
 } html_rewrite;
 
 static void rewrite_region(void *ctx, enum region kind, const char *text, size_t n)
@@ -587,6 +645,11 @@ static void rewrite_region(void *ctx, enum region kind, const char *text, size_t
     r->copied = text + n;
     if (kind != REGION_STYLE)
         return; /* dropped */
+    if (r->ix->max_style_bytes > 0) {
+        if (n > r->ix->max_style_bytes - r->style_bytes)
+            return; /* over the page's share of CSS: left out */
+        r->style_bytes += n;
+    }
     size_t fl;
     char *f = css_filter(r->ix, text, n, &fl);
     if (!f) {
@@ -599,7 +662,7 @@ static void rewrite_region(void *ctx, enum region kind, const char *text, size_t
 
 char *css_prepare_html(const css_index *ix, const char *html, size_t len)
 {
-    html_rewrite r = {ix, html, html, {0}};
+    html_rewrite r = {ix, html, html, {0}, 0};
     scan_cb cb = {NULL, NULL, rewrite_region, &r};
     scan_html(html, len, &cb);
     put(&r.o, r.copied, (size_t)(html + len - r.copied));

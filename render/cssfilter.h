@@ -25,6 +25,19 @@ typedef struct css_index css_index;
 css_index *css_index_html(const char *html, size_t len);
 void css_index_free(css_index *ix);
 
+/* Bounds for what the filter lets through, for a page nested `depth` deep
+ * (the tag scan's estimate): litehtml 0.6 matches a descendant or sibling
+ * combinator by trying every ancestor (or earlier sibling) in turn and the
+ * rest of the selector from each, so a selector with k such combinators
+ * that fails late costs up to the sum of C(depth, j), j <= k, per element;
+ * a selector over CSS_MAX_MATCH_COST, or with parentheses nested deeper
+ * than CSS_MAX_NESTING (:not(:not(...))), is dropped. The page's <style>
+ * text in all is cut at `max_style_bytes` (0: no cap): later <style>
+ * blocks are left out. Without this call: no bound. */
+#define CSS_MAX_MATCH_COST 1e6
+#define CSS_MAX_NESTING 3
+void css_index_limit(css_index *ix, int depth, size_t max_style_bytes);
+
 /* `css` without the rules that cannot match the page; malloc'd,
  * NUL-terminated. NULL when out of memory. */
 char *css_filter(const css_index *ix, const char *css, size_t len, size_t *out_len);
