@@ -397,7 +397,8 @@ static glance_status extract_page(glance_context *ctx, glance_result *res, const
                      res->rstats.height, opts->max_doc_height);
         else if (rs == RENDER_ETIME)
             snprintf(why, sizeof why, "page too costly: %.0f ms to parse and lay out, over "
-                     "time_budget_ms %ld", now_ms() - res->t_begin, opts->time_budget_ms);
+                     "the budget of %ld ms (time_budget_ms)", now_ms() - res->t_begin,
+                     opts->time_budget_ms);
         else
             snprintf(why, sizeof why, "%s", glance_strerror(from_render(rs)));
         result_set_message(res, why);
@@ -604,7 +605,8 @@ static int over_budget(glance_result *res, const glance_options *opts, const cha
     if (res->deadline <= 0 || now_ms() <= res->deadline)
         return 0;
     char why[256];
-    snprintf(why, sizeof why, "page too costly: %.0f ms spent before %s, over time_budget_ms %ld",
+    snprintf(why, sizeof why,
+             "page too costly: %.0f ms spent before %s, over the budget of %ld ms (time_budget_ms)",
              now_ms() - res->t_begin, next, opts->time_budget_ms);
     result_set_message(res, why);
     return 1;
