@@ -45,12 +45,12 @@ typedef enum glance_status {
     GLANCE_EURL = 9,       /* not an http or https URL (or a redirect to another scheme) */
     GLANCE_EFETCH = 10,    /* the page could not be fetched: DNS, connection, TLS, an
                               HTTP error status */
-    GLANCE_ETIMEOUT = 11,  /* connect_timeout_ms or timeout_ms passed, or the
-                              page took more than time_budget_ms to lay out and
-                              extract (the message says which) */
+    GLANCE_ETIMEOUT = 11,  /* connect_timeout_ms or timeout_ms passed */
     GLANCE_EADDR = 12,     /* public_only refused the address the host resolved to */
     GLANCE_EREDIRECTS = 13, /* more than max_redirects redirects */
-    GLANCE_EOFFLINE = 14   /* a URL, but the options say offline */
+    GLANCE_EOFFLINE = 14,  /* a URL, but the options say offline */
+    GLANCE_ECOSTLY = 15    /* the page took more than time_budget_ms to lay out
+                              and extract */
 } glance_status;
 
 /* A short English description of a status ("no main content found"). */
@@ -185,7 +185,7 @@ typedef struct glance_options {
                                     between stages (parse, layout, the tree, each
                                     extractor; litehtml cannot be interrupted
                                     within one, which the limits above bound):
-                                    GLANCE_ETIMEOUT "page too costly"; default
+                                    GLANCE_ECOSTLY "page too costly"; default
                                     20000; 0: none */
     /* The network (glance_extract_url; remote stylesheets of any page).
      * max_input_bytes bounds a fetched page (decompressed), max_css_bytes and

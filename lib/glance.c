@@ -48,6 +48,7 @@ const char *glance_strerror(glance_status status)
     case GLANCE_EADDR: return "address refused: not a public address";
     case GLANCE_EREDIRECTS: return "too many redirects";
     case GLANCE_EOFFLINE: return "offline: the network is not used";
+    case GLANCE_ECOSTLY: return "page too costly: over the time budget";
     }
     return "unknown status";
 }
@@ -236,7 +237,7 @@ static glance_status from_render(render_status s)
     case RENDER_EELEMENTS:
     case RENDER_EWORDS:
     case RENDER_EHEIGHT: return GLANCE_ETOOBIG;
-    case RENDER_ETIME: return GLANCE_ETIMEOUT;
+    case RENDER_ETIME: return GLANCE_ECOSTLY;
     case RENDER_EPARSE: break;
     }
     return GLANCE_ELAYOUT;
@@ -620,7 +621,7 @@ static glance_status run_all(glance_result *res, const glance_options *opts)
     for (int m = GLANCE_METHOD_GCE; m < GLANCE_METHOD_ALL; m++) {
         o.method = (glance_method)m;
         if (over_budget(res, opts, glance_method_name(o.method)))
-            return GLANCE_ETIMEOUT;
+            return GLANCE_ECOSTLY;
         forget_run(res);
         glance_status st = run_extract(res, &o);
         if (st != GLANCE_OK && st != GLANCE_ENOCONTENT)
@@ -643,7 +644,7 @@ static glance_status run_extract(glance_result *res, const glance_options *opts)
     if (opts->method == GLANCE_METHOD_ALL)
         return run_all(res, opts);
     if (over_budget(res, opts, glance_method_name(opts->method)))
-        return GLANCE_ETIMEOUT;
+        return GLANCE_ECOSTLY;
     if (opts->method >= GLANCE_METHOD_NODECHAR)
         return methods_run(res, opts, opts->method);
     char *btext = NULL;
@@ -652,7 +653,7 @@ static glance_status run_extract(glance_result *res, const glance_options *opts)
     if (opts->method != GLANCE_METHOD_BTE) {
         glance_status st = run_gce(res, opts);
         if (st != GLANCE_ENOMEM && opts->method != GLANCE_METHOD_GCE && over_budget(res, opts, "bte"))
-            return GLANCE_ETIMEOUT;
+            return GLANCE_ECOSTLY;
         if (st == GLANCE_OK && opts->method == GLANCE_METHOD_AUTO && opts->auto_min_share > 0) {
             /* Is GCE's answer plausible? Not when BTE finds far more text. */
             bs = bte_text(res, opts, &btext);

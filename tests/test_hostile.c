@@ -352,8 +352,8 @@ static void time_budget(void **state)
     glance_options opt;
     glance_options_default(&opt);
     opt.time_budget_ms = 1;
-    expect(html, strlen(html), &opt, GLANCE_ETIMEOUT, "page too costly");
-    expect(html, strlen(html), &opt, GLANCE_ETIMEOUT, "over the budget of 1 ms (time_budget_ms)");
+    expect(html, strlen(html), &opt, GLANCE_ECOSTLY, "page too costly");
+    expect(html, strlen(html), &opt, GLANCE_ECOSTLY, "over the budget of 1 ms (time_budget_ms)");
     opt.time_budget_ms = 0; /* none */
     expect(html, strlen(html), &opt, GLANCE_OK, NULL);
     opt.time_budget_ms = -1;
