@@ -236,7 +236,8 @@ static glance_status from_render(render_status s)
     case RENDER_EDEPTH:
     case RENDER_EELEMENTS:
     case RENDER_EWORDS:
-    case RENDER_EHEIGHT: return GLANCE_ETOOBIG;
+    case RENDER_EHEIGHT:
+    case RENDER_EATTRS: return GLANCE_ETOOBIG;
     case RENDER_ETIME: return GLANCE_ECOSTLY;
     case RENDER_EPARSE: break;
     }
@@ -393,6 +394,9 @@ static glance_status extract_page(glance_context *ctx, glance_result *res, const
         else if (rs == RENDER_EWORDS)
             snprintf(why, sizeof why, "%zu words of text, over the limit of %zu (max_words)",
                      res->rstats.words, opts->max_words);
+        else if (rs == RENDER_EATTRS)
+            snprintf(why, sizeof why, "an element with %zu attributes, over the limit of %d",
+                     res->rstats.max_attrs, RENDER_MAX_ATTRS);
         else if (rs == RENDER_EHEIGHT)
             snprintf(why, sizeof why, "document %d px tall, over the limit of %d (max_doc_height)",
                      res->rstats.height, opts->max_doc_height);

@@ -389,6 +389,9 @@ extern "C" render_status render_load(render_engine *eng, const char *html, const
             return RENDER_EELEMENTS;
         if (opts->max_words > 0 && counts.words > opts->max_words)
             return RENDER_EWORDS;
+        st.max_attrs = counts.max_attrs;
+        if (counts.max_attrs > RENDER_MAX_ATTRS)
+            return RENDER_EATTRS;
         int depth = page_depth(html, len, counts, opts->max_depth);
         if (depth < 0)
             return RENDER_EDEPTH;

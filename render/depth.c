@@ -172,9 +172,29 @@ int render_html_count(const char *html, size_t len, render_html_counts *out)
             continue;
         }
         in_word = 0;
-        /* "<div/>" opens a div in HTML: only void elements never nest. */
-        const char *gt = memchr(p, '>', (size_t)(end - p));
-        p = gt ? gt + 1 : end;
+        /* "<div/>" opens a div in HTML: only void elements never nest.
+         * Attributes: gumbo checks each against all before it. */
+        size_t attrs = 0;
+        int in_space = 0;
+        char quote = 0;
+        for (; p < end && (quote || *p != '>'); p++) {
+            if (quote) {
+                quote = *p == quote ? 0 : quote;
+                continue;
+            }
+            if (*p == '"' || *p == '\'') {
+                quote = *p;
+            } else if (is_space_char(*p)) {
+                in_space = 1;
+                continue;
+            } else if (in_space && *p != '=' && *p != '/') {
+                attrs++;
+            }
+            in_space = 0;
+        }
+        if (attrs > out->max_attrs)
+            out->max_attrs = attrs;
+        p = p < end ? p + 1 : end;
         char lower[16];
         size_t llen = nlen < sizeof lower ? nlen : 0;
         for (size_t i = 0; i < llen; i++)

@@ -58,14 +58,19 @@ typedef enum render_status {
     RENDER_EELEMENTS = 5, /* more start tags than max_elements */
     RENDER_EWORDS = 6,    /* more words than max_words */
     RENDER_EHEIGHT = 7,   /* laid out taller than max_doc_height */
-    RENDER_ETIME = 8      /* deadline_ms passed between two stages */
+    RENDER_ETIME = 8,     /* deadline_ms passed between two stages */
+    RENDER_EATTRS = 9     /* an element with more than RENDER_MAX_ATTRS attributes */
 } render_status;
+
+/* gumbo (litehtml's parser) checks each attribute of an element against
+ * all before it: 300 000 on one element took 378 s to parse. */
+#define RENDER_MAX_ATTRS 1000
 
 typedef struct render_stats {
     double parse_ms;   /* HTML parse, CSS parse and style resolution */
     double layout_ms;  /* litehtml layout at the window width */
     double dom_ms;     /* building the dom tree from the layout */
-    size_t elements, words; /* the scan's counts (render_html_count) */
+    size_t elements, words, max_attrs; /* the scan's counts (render_html_count) */
     int height;        /* the laid-out document's height, px */
     int stylesheets_loaded;
     int stylesheets_skipped; /* remote, missing, too large or over the count */
@@ -93,6 +98,7 @@ int render_depth_estimate(const char *html, size_t len);
  * is refused without the exact parse (which is quadratic in the depth). */
 typedef struct render_html_counts {
     size_t elements, words;
+    size_t max_attrs; /* attributes of the element that has most */
     int depth, strict_depth;
 } render_html_counts;
 int render_html_count(const char *html, size_t len, render_html_counts *out);
