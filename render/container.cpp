@@ -116,7 +116,7 @@ public:
     }
 
     bool font_failed = false;
-    const css_index *filter = nullptr; // the page's tags, classes and ids
+    css_index *filter = nullptr; // the page's tags, classes and ids
     render_painter *painter = nullptr; // set while render_paint draws
 
     litehtml::uint_ptr create_font(const litehtml::tchar_t *face, int size, int weight,
@@ -402,7 +402,7 @@ extern "C" render_status render_load(render_engine *eng, const char *html, const
                                                              css_index_free);
         if (!ix)
             return RENDER_ENOMEM;
-        css_index_limit(ix.get(), depth, opts->max_style_bytes);
+        css_index_limit(ix.get(), depth, counts.elements, opts->max_style_bytes);
         std::unique_ptr<char, void (*)(void *)> ua(
             css_filter(ix.get(), render_ua_css, strlen(render_ua_css), nullptr), free);
         std::unique_ptr<char, void (*)(void *)> page(css_prepare_html(ix.get(), html, len),

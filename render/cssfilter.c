@@ -21,6 +21,8 @@ struct css_index {
     int failed;
     int depth;              /* css_index_limit; 0: no bound on selectors */
     size_t max_style_bytes; /* 0: no cap */
+    size_t max_selectors;   /* selectors let through in all; 0: no cap */
+    size_t kept;            /* ... so far */
 };
 
 static uint64_t hash_lower(const char *s, size_t n)
@@ -40,7 +42,7 @@ static int eq_lower(const char *a, const char *b, size_t n)
 }
 
 /* Entries are kinds-prefixed: "t:div", "c:menu", "i:main". */
-static int set_has(const css_index *ix, char kind, const char *s, size_t n)
+static int set_has(css_index *ix, char kind, const char *s, size_t n)
 {
     if (ix->cap == 0)
         return 0;
@@ -303,10 +305,13 @@ static int never_static(const char *name, size_t n)
     return 0;
 }
 
-void css_index_limit(css_index *ix, int depth, size_t max_style_bytes)
+void css_index_limit(css_index *ix, int depth, size_t elements, size_t max_style_bytes)
 {
     ix->depth = depth > 0 ? depth : 1;
     ix->max_style_bytes = max_style_bytes;
+    ix->max_selectors = (size_t)(CSS_MAX_MATCH_PAIRS / (double)(elements > 0 ? elements : 1));
+    if (ix->max_selectors < 1000)
+        ix->max_selectors = 1000;
 }
 
 /* Whether litehtml could spend too long matching the selector on a page
@@ -358,9 +363,11 @@ static int selector_too_costly(const char *s, size_t len, int depth)
 
 /* 0 when the selector needs a tag, class or id the page lacks, or a state
  * a static page never has, or when matching it could take too long. */
-static int selector_may_match(const css_index *ix, const char *s, size_t len)
+static int selector_may_match(css_index *ix, const char *s, size_t len)
 {
     if (ix->depth > 0 && selector_too_costly(s, len, ix->depth))
+        return 0;
+    if (ix->max_selectors > 0 && ix->kept >= ix->max_selectors)
         return 0;
     const char *p = s, *end = s + len;
     int compound_start = 1;
@@ -518,7 +525,7 @@ static const char *prelude_end(const char *p, const char *end)
 
 /* Writes the selectors of a prelude that may match, comma-separated;
  * returns how many. */
-static int put_selectors(const css_index *ix, const char *p, const char *end, out *o)
+static int put_selectors(css_index *ix, const char *p, const char *end, out *o)
 {
     int kept = 0, paren = 0;
     const char *start = p;
@@ -542,6 +549,7 @@ static int put_selectors(const css_index *ix, const char *p, const char *end, ou
         while (b > a && is_space(b[-1]))
             b--;
         if (b > a && selector_may_match(ix, a, (size_t)(b - a))) {
+            ix->kept++;
             if (kept++)
                 put(o, ",", 1);
             put(o, a, (size_t)(b - a));
@@ -556,7 +564,7 @@ static int at_is(const char *name, size_t n, const char *what)
     return strlen(what) == n && eq_lower(name, what, n);
 }
 
-static void filter_rules(const css_index *ix, const char *p, const char *end, out *o, int depth)
+static void filter_rules(css_index *ix, const char *p, const char *end, out *o, int depth)
 {
     while (p < end && !o->failed) {
         const char *q = skip_opaque(p, end);
@@ -614,7 +622,7 @@ static void filter_rules(const css_index *ix, const char *p, const char *end, ou
     }
 }
 
-char *css_filter(const css_index *ix, const char *css, size_t len, size_t *out_len)
+char *css_filter(css_index *ix, const char *css, size_t len, size_t *out_len)
 {
     out o = {0};
     filter_rules(ix, css, css + len, &o, 0);
@@ -631,7 +639,7 @@ char *css_filter(const css_index *ix, const char *css, size_t len, size_t *out_l
 
 /* The page rewritten for litehtml (css_prepare_html). */
 typedef struct html_rewrite {
-    const css_index *ix;
+    css_index *ix;
     const char *html;
     const char *copied; /* everything before this is in `o` */
     out o;
@@ -660,7 +668,7 @@ static void rewrite_region(void *ctx, enum region kind, const char *text, size_t
     free(f);
 }
 
-char *css_prepare_html(const css_index *ix, const char *html, size_t len)
+char *css_prepare_html(css_index *ix, const char *html, size_t len)
 {
     html_rewrite r = {ix, html, html, {0}, 0};
     scan_cb cb = {NULL, NULL, rewrite_region, &r};

@@ -36,11 +36,15 @@ void css_index_free(css_index *ix);
  * blocks are left out. Without this call: no bound. */
 #define CSS_MAX_MATCH_COST 1e6
 #define CSS_MAX_NESTING 3
-void css_index_limit(css_index *ix, int depth, size_t max_style_bytes);
+/* litehtml tries every selector on every element: the selectors let
+ * through (the user-agent sheet's first) are at most this over the page's
+ * `elements` (and at least 1000); later ones are dropped. */
+#define CSS_MAX_MATCH_PAIRS 2e7
+void css_index_limit(css_index *ix, int depth, size_t elements, size_t max_style_bytes);
 
 /* `css` without the rules that cannot match the page; malloc'd,
  * NUL-terminated. NULL when out of memory. */
-char *css_filter(const css_index *ix, const char *css, size_t len, size_t *out_len);
+char *css_filter(css_index *ix, const char *css, size_t len, size_t *out_len);
 
 /* The page as litehtml should get it: the text of each <style> filtered,
  * the text of each <script> and every comment left out (a quarter of a
@@ -48,7 +52,7 @@ char *css_filter(const css_index *ix, const char *css, size_t len, size_t *out_l
  * and elements litehtml would build for nothing). The content of <svg> is
  * kept: litehtml lays it out as inline boxes, and taking it out moves the
  * page. Malloc'd, NUL-terminated; NULL when out of memory. */
-char *css_prepare_html(const css_index *ix, const char *html, size_t len);
+char *css_prepare_html(css_index *ix, const char *html, size_t len);
 
 #ifdef __cplusplus
 }
