@@ -48,7 +48,9 @@ typedef enum glance_status {
     GLANCE_ETIMEOUT = 11,  /* connect_timeout_ms or timeout_ms passed */
     GLANCE_EADDR = 12,     /* public_only refused the address the host resolved to */
     GLANCE_EREDIRECTS = 13, /* more than max_redirects redirects */
-    GLANCE_EOFFLINE = 14   /* a URL, but the options say offline */
+    GLANCE_EOFFLINE = 14,  /* a URL, but the options say offline */
+    GLANCE_ECOSTLY = 15    /* the page took more than time_budget_ms to lay out
+                              and extract */
 } glance_status;
 
 /* A short English description of a status ("no main content found"). */
@@ -164,6 +166,27 @@ typedef struct glance_options {
     int max_depth;               /* element nesting; default 512 */
     size_t max_css_bytes;        /* one stylesheet; default 4 MiB */
     int max_stylesheets;         /* linked stylesheets loaded; default 64 */
+    /* What a page may cost: litehtml makes an element per tag and per word
+     * and recurses without limit, and no call into it can be interrupted,
+     * so each stage is bounded by the input before it runs. Over one of
+     * these: GLANCE_ETOOBIG, the message naming the option. */
+    size_t max_elements;         /* start tags, counted by a scan before parsing;
+                                    default 200 000 */
+    size_t max_words;            /* runs of text between spaces and tags, counted
+                                    the same way; default 1 000 000 (litehtml
+                                    takes ~0.6 KB and ~7 us per word) */
+    int max_doc_height;          /* the laid-out document's height in px, checked
+                                    after layout; default 1 000 000 */
+    /* The page's <style> text in all is held to max_css_bytes too (beyond
+     * it, <style> blocks are left out); a selector whose matching could
+     * backtrack too long at the page's depth (descendant and sibling
+     * combinators over nested elements) is dropped (render/cssfilter.h). */
+    long time_budget_ms;         /* parse, layout and extraction in all, checked
+                                    between stages (parse, layout, the tree, each
+                                    extractor; litehtml cannot be interrupted
+                                    within one, which the limits above bound):
+                                    GLANCE_ECOSTLY "page too costly"; default
+                                    20000; 0: none */
     /* The network (glance_extract_url; remote stylesheets of any page).
      * max_input_bytes bounds a fetched page (decompressed), max_css_bytes and
      * max_stylesheets its stylesheets. */

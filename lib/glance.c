@@ -49,6 +49,7 @@ const char *glance_strerror(glance_status status)
     case GLANCE_EADDR: return "address refused: not a public address";
     case GLANCE_EREDIRECTS: return "too many redirects";
     case GLANCE_EOFFLINE: return "offline: the network is not used";
+    case GLANCE_ECOSTLY: return "page too costly: over the time budget";
     }
     return "unknown status";
 }
@@ -104,6 +105,10 @@ void glance_options_default(glance_options *o)
     o->max_depth = 512;
     o->max_css_bytes = (size_t)4 << 20;
     o->max_stylesheets = 64;
+    o->max_elements = 200000;
+    o->max_words = 1000000;
+    o->max_doc_height = 1000000;
+    o->time_budget_ms = 20000;
     o->connect_timeout_ms = 10000;
     o->timeout_ms = 30000;
     o->max_redirects = 10;
@@ -192,8 +197,11 @@ static int options_valid(const glance_options *o, char *why, size_t cap)
     else if (!methods_options_valid(o, why, cap))
         return 0;
     else if (o->max_input_bytes == 0 || o->max_depth < 1 || o->max_css_bytes == 0 ||
-             o->max_stylesheets < 0)
+             o->max_stylesheets < 0 || o->max_elements == 0 || o->max_words == 0 ||
+             o->max_doc_height < 1)
         snprintf(why, cap, "limits must be positive");
+    else if (o->time_budget_ms < 0)
+        snprintf(why, cap, "time_budget_ms %ld: must be 0 (none) or more", o->time_budget_ms);
     else if (o->connect_timeout_ms <= 0 || o->timeout_ms <= 0)
         snprintf(why, cap, "timeouts must be positive (connect_timeout_ms %ld, timeout_ms %ld)",
                  o->connect_timeout_ms, o->timeout_ms);
@@ -226,7 +234,12 @@ static glance_status from_render(render_status s)
     case RENDER_OK: return GLANCE_OK;
     case RENDER_ENOMEM: return GLANCE_ENOMEM;
     case RENDER_EFONTS: return GLANCE_EFONTS;
-    case RENDER_EDEPTH: return GLANCE_ETOOBIG;
+    case RENDER_EDEPTH:
+    case RENDER_EELEMENTS:
+    case RENDER_EWORDS:
+    case RENDER_EHEIGHT:
+    case RENDER_EATTRS: return GLANCE_ETOOBIG;
+    case RENDER_ETIME: return GLANCE_ECOSTLY;
     case RENDER_EPARSE: break;
     }
     return GLANCE_ELAYOUT;
@@ -346,6 +359,8 @@ static glance_status extract_page(glance_context *ctx, glance_result *res, const
         }
     }
 
+    res->t_begin = now_ms();
+    res->deadline = opts->time_budget_ms > 0 ? res->t_begin + (double)opts->time_budget_ms : 0;
     render_opts ro = {
         .window_w = opts->window_w,
         .window_h = opts->window_h,
@@ -354,6 +369,11 @@ static glance_status extract_page(glance_context *ctx, glance_result *res, const
         .max_css_bytes = opts->max_css_bytes,
         .max_stylesheets = opts->max_stylesheets,
         .max_depth = opts->max_depth,
+        .max_elements = opts->max_elements,
+        .max_words = opts->max_words,
+        .max_doc_height = opts->max_doc_height,
+        .max_style_bytes = opts->max_css_bytes,
+        .deadline_ms = res->deadline,
         .plain_litehtml = !opts->flex_grid,
         .css_lookup = res->sheets.n_sheets ? css_lookup : NULL,
         .css_lookup_ud = &res->sheets,
@@ -370,6 +390,22 @@ static glance_status extract_page(glance_context *ctx, glance_result *res, const
     if (rs != RENDER_OK) {
         if (rs == RENDER_EDEPTH)
             snprintf(why, sizeof why, "elements nested deeper than %d (max_depth)", opts->max_depth);
+        else if (rs == RENDER_EELEMENTS)
+            snprintf(why, sizeof why, "%zu elements, over the limit of %zu (max_elements)",
+                     res->rstats.elements, opts->max_elements);
+        else if (rs == RENDER_EWORDS)
+            snprintf(why, sizeof why, "%zu words of text, over the limit of %zu (max_words)",
+                     res->rstats.words, opts->max_words);
+        else if (rs == RENDER_EATTRS)
+            snprintf(why, sizeof why, "an element with %zu attributes, over the limit of %d",
+                     res->rstats.max_attrs, RENDER_MAX_ATTRS);
+        else if (rs == RENDER_EHEIGHT)
+            snprintf(why, sizeof why, "document %d px tall, over the limit of %d (max_doc_height)",
+                     res->rstats.height, opts->max_doc_height);
+        else if (rs == RENDER_ETIME)
+            snprintf(why, sizeof why, "page too costly: %.0f ms to parse and lay out, over "
+                     "the budget of %ld ms (time_budget_ms)", now_ms() - res->t_begin,
+                     opts->time_budget_ms);
         else
             snprintf(why, sizeof why, "%s", glance_strerror(from_render(rs)));
         result_set_message(res, why);
@@ -591,6 +627,21 @@ static glance_status bte_answer(glance_result *res, char *text)
 
 static void forget_run(glance_result *res);
 
+/* time_budget_ms: checked between stages, each bounded by the limits on
+ * the input (litehtml cannot be stopped within one). 1 when spent, with
+ * the message set. */
+static int over_budget(glance_result *res, const glance_options *opts, const char *next)
+{
+    if (res->deadline <= 0 || now_ms() <= res->deadline)
+        return 0;
+    char why[256];
+    snprintf(why, sizeof why,
+             "page too costly: %.0f ms spent before %s, over the budget of %ld ms (time_budget_ms)",
+             now_ms() - res->t_begin, next, opts->time_budget_ms);
+    result_set_message(res, why);
+    return 1;
+}
+
 /* --method all: each extractor on its own, its answer recorded; then auto
  * answers. */
 static glance_status run_all(glance_result *res, const glance_options *opts)
@@ -598,6 +649,8 @@ static glance_status run_all(glance_result *res, const glance_options *opts)
     glance_options o = *opts;
     for (int m = GLANCE_METHOD_GCE; m < GLANCE_METHOD_ALL; m++) {
         o.method = (glance_method)m;
+        if (over_budget(res, opts, glance_method_name(o.method)))
+            return GLANCE_ECOSTLY;
         forget_run(res);
         glance_status st = run_extract(res, &o);
         if (st != GLANCE_OK && st != GLANCE_ENOCONTENT)
@@ -629,6 +682,8 @@ static glance_status run_extract(glance_result *res, const glance_options *opts)
 {
     if (opts->method == GLANCE_METHOD_ALL)
         return run_all(res, opts);
+    if (over_budget(res, opts, glance_method_name(opts->method)))
+        return GLANCE_ECOSTLY;
     if (opts->method >= GLANCE_METHOD_NODECHAR)
         return methods_run(res, opts, opts->method);
     char *btext = NULL;
@@ -636,6 +691,8 @@ static glance_status run_extract(glance_result *res, const glance_options *opts)
     int have_bte = 0;
     if (opts->method != GLANCE_METHOD_BTE) {
         glance_status st = run_gce(res, opts);
+        if (st != GLANCE_ENOMEM && opts->method != GLANCE_METHOD_GCE && over_budget(res, opts, "bte"))
+            return GLANCE_ECOSTLY;
         if (st == GLANCE_OK && opts->method == GLANCE_METHOD_AUTO && opts->auto_min_share > 0) {
             /* Is GCE's answer plausible? Not when BTE finds far more text,
              * nor when it is a footer. */
@@ -745,6 +802,8 @@ glance_status glance_result_rerun(glance_result *res, const glance_options *opts
     }
     forget_run(res);
     methods_free(res);
+    res->t_begin = t0;
+    res->deadline = opts->time_budget_ms > 0 ? t0 + (double)opts->time_budget_ms : 0;
     glance_status st = run_extract(res, opts);
     res->status = st;
     res->timings.total_ms = res->timings.parse_ms + res->timings.layout_ms + (now_ms() - t0);

@@ -24,6 +24,7 @@ static const char *status_name(glance_status s)
     case GLANCE_EADDR: return "addressrefused";
     case GLANCE_EREDIRECTS: return "redirects";
     case GLANCE_EOFFLINE: return "offline";
+    case GLANCE_ECOSTLY: return "costly";
     }
     return "unknown";
 }

@@ -16,6 +16,7 @@ struct glance_result {
     render_doc *rdoc;      /* owns the dom tree */
     dom_doc *dom;          /* borrowed from rdoc */
     render_stats rstats;
+    double t_begin, deadline; /* layout began; time_budget_ms runs out (0: never) */
     glance_geometry_stats geometry; /* another engine's boxes on the tree (geometry.c) */
     int window_w, window_h;
     gce_params params;

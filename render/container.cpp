@@ -116,7 +116,7 @@ public:
     }
 
     bool font_failed = false;
-    const css_index *filter = nullptr; // the page's tags, classes and ids
+    css_index *filter = nullptr; // the page's tags, classes and ids
     render_painter *painter = nullptr; // set while render_paint draws
 
     litehtml::uint_ptr create_font(const litehtml::tchar_t *face, int size, int weight,
@@ -342,15 +342,24 @@ extern "C" dom_doc *render_doc_dom(render_doc *doc)
     return doc ? doc->dom : nullptr;
 }
 
-// The exact depth costs a parse; ordinary pages pass on the estimate.
-static bool too_deep(const char *html, size_t len, int max_depth)
+// How deep the page nests, for the depth limit and the CSS filter's bound on
+// selectors: -1 when over `max_depth` (0: no limit). The exact depth costs
+// a parse, quadratic in the depth (gumbo walks its stack of open elements):
+// shallow pages go on the scan's estimate, which counts at least as deep,
+// and a page nested deeper than the limit in elements no parser closes
+// implicitly is refused on the scan alone (100 000 nested divs: at once,
+// not in 30 s).
+static int page_depth(const char *html, size_t len, const render_html_counts &c, int max_depth)
 {
     const int slack = 16; // html, head, body, tbody and reopened formatting elements
-    int est = render_depth_estimate(html, len);
-    if (est >= 0 && est + slack <= max_depth)
-        return false;
+    if (c.depth + slack <= 64 && (max_depth <= 0 || c.depth + slack <= max_depth))
+        return c.depth + slack;
+    if (max_depth > 0 && c.strict_depth > max_depth)
+        return -1;
     int exact = render_html_depth(html, len);
-    return exact < 0 || exact > max_depth;
+    if (exact < 0)
+        return c.depth + slack;
+    return max_depth > 0 && exact > max_depth ? -1 : exact;
 }
 
 // Builds the dom tree; defined in render/tree.cpp.
@@ -369,14 +378,31 @@ extern "C" render_status render_load(render_engine *eng, const char *html, const
         rd->cont.reset(new container(eng->fonts, *opts, st));
         double t0 = now_ms();
         size_t len = strlen(html);
-        if (opts->max_depth > 0 && too_deep(html, len, opts->max_depth))
+        // litehtml makes an element per tag and per word: count both before
+        // it runs, in the scan that estimates the depth.
+        render_html_counts counts;
+        if (render_html_count(html, len, &counts) != 0)
+            return RENDER_ENOMEM;
+        st.elements = counts.elements;
+        st.words = counts.words;
+        if (opts->max_elements > 0 && counts.elements > opts->max_elements)
+            return RENDER_EELEMENTS;
+        if (opts->max_words > 0 && counts.words > opts->max_words)
+            return RENDER_EWORDS;
+        st.max_attrs = counts.max_attrs;
+        if (counts.max_attrs > RENDER_MAX_ATTRS)
+            return RENDER_EATTRS;
+        int depth = page_depth(html, len, counts, opts->max_depth);
+        if (depth < 0)
             return RENDER_EDEPTH;
+        auto late = [opts]() { return opts->deadline_ms > 0 && now_ms() > opts->deadline_ms; };
         // Rules that cannot match the page never reach litehtml, which tries
         // every selector on every element.
         std::unique_ptr<css_index, void (*)(css_index *)> ix(css_index_html(html, len),
                                                              css_index_free);
         if (!ix)
             return RENDER_ENOMEM;
+        css_index_limit(ix.get(), depth, counts.elements, opts->max_style_bytes);
         std::unique_ptr<char, void (*)(void *)> ua(
             css_filter(ix.get(), render_ua_css, strlen(render_ua_css), nullptr), free);
         std::unique_ptr<char, void (*)(void *)> page(css_prepare_html(ix.get(), html, len),
@@ -393,11 +419,18 @@ extern "C" render_status render_load(render_engine *eng, const char *html, const
             return RENDER_EPARSE;
         if (rd->cont->font_failed)
             return RENDER_EFONTS;
+        if (late())
+            return RENDER_ETIME;
         rd->doc->render(opts->window_w);
         double t2 = now_ms();
         st.layout_ms = t2 - t1;
+        st.height = rd->doc->height();
         if (rd->cont->font_failed)
             return RENDER_EFONTS;
+        if (opts->max_doc_height > 0 && st.height > opts->max_doc_height)
+            return RENDER_EHEIGHT;
+        if (late())
+            return RENDER_ETIME;
         render_status s = render_build_dom(rd->doc, *opts, &rd->dom);
         st.dom_ms = now_ms() - t2;
         if (s != RENDER_OK)

@@ -19,6 +19,10 @@ struct css_index {
     entry *slots;
     size_t cap, count;
     int failed;
+    int depth;              /* css_index_limit; 0: no bound on selectors */
+    size_t max_style_bytes; /* 0: no cap */
+    size_t max_selectors;   /* selectors let through in all; 0: no cap */
+    size_t kept;            /* ... so far */
 };
 
 static uint64_t hash_lower(const char *s, size_t n)
@@ -38,7 +42,7 @@ static int eq_lower(const char *a, const char *b, size_t n)
 }
 
 /* Entries are kinds-prefixed: "t:div", "c:menu", "i:main". */
-static int set_has(const css_index *ix, char kind, const char *s, size_t n)
+static int set_has(css_index *ix, char kind, const char *s, size_t n)
 {
     if (ix->cap == 0)
         return 0;
@@ -301,10 +305,70 @@ static int never_static(const char *name, size_t n)
     return 0;
 }
 
-/* 0 when the selector needs a tag, class or id the page lacks, or a state
- * a static page never has. */
-static int selector_may_match(const css_index *ix, const char *s, size_t len)
+void css_index_limit(css_index *ix, int depth, size_t elements, size_t max_style_bytes)
 {
+    ix->depth = depth > 0 ? depth : 1;
+    ix->max_style_bytes = max_style_bytes;
+    ix->max_selectors = (size_t)(CSS_MAX_MATCH_PAIRS / (double)(elements > 0 ? elements : 1));
+    if (ix->max_selectors < 1000)
+        ix->max_selectors = 1000;
+}
+
+/* Whether litehtml could spend too long matching the selector on a page
+ * `depth` deep (cssfilter.h): its descendant and general-sibling
+ * combinators, inside parentheses too, and how deep they nest. */
+static int selector_too_costly(const char *s, size_t len, int depth)
+{
+    int k = 0, nest = 0, max_nest = 0, in_space = 0;
+    for (size_t i = 0; i < len; i++) {
+        char c = s[i];
+        if (c == '(' || c == '[') {
+            if (++nest > max_nest)
+                max_nest = nest;
+        } else if ((c == ')' || c == ']') && nest > 0) {
+            nest--;
+        } else if (c == '"' || c == '\'') {
+            for (i++; i < len && s[i] != c; i++)
+                if (s[i] == '\\')
+                    i++;
+        }
+        int sp = is_space(c);
+        /* A run of spaces not beside '>', '+' or ',' is a descendant combinator. */
+        if (sp && !in_space && i > 0 && i + 1 < len)
+            k++;
+        else if (c == '~')
+            k++;
+        else if (c == '>' || c == '+' || c == ',' || c == '(') {
+            if (in_space)
+                k--; /* "a > b": the space was no combinator */
+            in_space = 0;
+            while (i + 1 < len && is_space(s[i + 1]))
+                i++;
+            continue;
+        }
+        in_space = sp;
+    }
+    if (max_nest > CSS_MAX_NESTING)
+        return 1;
+    /* sum of C(depth, j) for j <= k, in doubles, stopping over the bound */
+    double term = 1, sum = 1;
+    for (int j = 1; j <= k && j <= depth; j++) {
+        term = term * (double)(depth - j + 1) / (double)j;
+        sum += term;
+        if (sum > CSS_MAX_MATCH_COST)
+            return 1;
+    }
+    return 0;
+}
+
+/* 0 when the selector needs a tag, class or id the page lacks, or a state
+ * a static page never has, or when matching it could take too long. */
+static int selector_may_match(css_index *ix, const char *s, size_t len)
+{
+    if (ix->depth > 0 && selector_too_costly(s, len, ix->depth))
+        return 0;
+    if (ix->max_selectors > 0 && ix->kept >= ix->max_selectors)
+        return 0;
     const char *p = s, *end = s + len;
     int compound_start = 1;
     char name[256];
@@ -461,7 +525,7 @@ static const char *prelude_end(const char *p, const char *end)
 
 /* Writes the selectors of a prelude that may match, comma-separated;
  * returns how many. */
-static int put_selectors(const css_index *ix, const char *p, const char *end, out *o)
+static int put_selectors(css_index *ix, const char *p, const char *end, out *o)
 {
     int kept = 0, paren = 0;
     const char *start = p;
@@ -485,6 +549,7 @@ static int put_selectors(const css_index *ix, const char *p, const char *end, ou
         while (b > a && is_space(b[-1]))
             b--;
         if (b > a && selector_may_match(ix, a, (size_t)(b - a))) {
+            ix->kept++;
             if (kept++)
                 put(o, ",", 1);
             put(o, a, (size_t)(b - a));
@@ -499,7 +564,7 @@ static int at_is(const char *name, size_t n, const char *what)
     return strlen(what) == n && eq_lower(name, what, n);
 }
 
-static void filter_rules(const css_index *ix, const char *p, const char *end, out *o, int depth)
+static void filter_rules(css_index *ix, const char *p, const char *end, out *o, int depth)
 {
     while (p < end && !o->failed) {
         const char *q = skip_opaque(p, end);
@@ -557,7 +622,7 @@ static void filter_rules(const css_index *ix, const char *p, const char *end, ou
     }
 }
 
-char *css_filter(const css_index *ix, const char *css, size_t len, size_t *out_len)
+char *css_filter(css_index *ix, const char *css, size_t len, size_t *out_len)
 {
     out o = {0};
     filter_rules(ix, css, css + len, &o, 0);
@@ -574,10 +639,11 @@ char *css_filter(const css_index *ix, const char *css, size_t len, size_t *out_l
 
 /* The page rewritten for litehtml (css_prepare_html). */
 typedef struct html_rewrite {
-    const css_index *ix;
+    css_index *ix;
     const char *html;
     const char *copied; /* everything before this is in `o` */
     out o;
+    size_t style_bytes; /* <style> text kept so far */
 } html_rewrite;
 
 static void rewrite_region(void *ctx, enum region kind, const char *text, size_t n)
@@ -587,6 +653,11 @@ static void rewrite_region(void *ctx, enum region kind, const char *text, size_t
     r->copied = text + n;
     if (kind != REGION_STYLE)
         return; /* dropped */
+    if (r->ix->max_style_bytes > 0) {
+        if (n > r->ix->max_style_bytes - r->style_bytes)
+            return; /* over the page's share of CSS: left out */
+        r->style_bytes += n;
+    }
     size_t fl;
     char *f = css_filter(r->ix, text, n, &fl);
     if (!f) {
@@ -597,9 +668,9 @@ static void rewrite_region(void *ctx, enum region kind, const char *text, size_t
     free(f);
 }
 
-char *css_prepare_html(const css_index *ix, const char *html, size_t len)
+char *css_prepare_html(css_index *ix, const char *html, size_t len)
 {
-    html_rewrite r = {ix, html, html, {0}};
+    html_rewrite r = {ix, html, html, {0}, 0};
     scan_cb cb = {NULL, NULL, rewrite_region, &r};
     scan_html(html, len, &cb);
     put(&r.o, r.copied, (size_t)(html + len - r.copied));

@@ -25,9 +25,26 @@ typedef struct css_index css_index;
 css_index *css_index_html(const char *html, size_t len);
 void css_index_free(css_index *ix);
 
+/* Bounds for what the filter lets through, for a page nested `depth` deep
+ * (the tag scan's estimate): litehtml 0.6 matches a descendant or sibling
+ * combinator by trying every ancestor (or earlier sibling) in turn and the
+ * rest of the selector from each, so a selector with k such combinators
+ * that fails late costs up to the sum of C(depth, j), j <= k, per element;
+ * a selector over CSS_MAX_MATCH_COST, or with parentheses nested deeper
+ * than CSS_MAX_NESTING (:not(:not(...))), is dropped. The page's <style>
+ * text in all is cut at `max_style_bytes` (0: no cap): later <style>
+ * blocks are left out. Without this call: no bound. */
+#define CSS_MAX_MATCH_COST 1e6
+#define CSS_MAX_NESTING 3
+/* litehtml tries every selector on every element: the selectors let
+ * through (the user-agent sheet's first) are at most this over the page's
+ * `elements` (and at least 1000); later ones are dropped. */
+#define CSS_MAX_MATCH_PAIRS 2e7
+void css_index_limit(css_index *ix, int depth, size_t elements, size_t max_style_bytes);
+
 /* `css` without the rules that cannot match the page; malloc'd,
  * NUL-terminated. NULL when out of memory. */
-char *css_filter(const css_index *ix, const char *css, size_t len, size_t *out_len);
+char *css_filter(css_index *ix, const char *css, size_t len, size_t *out_len);
 
 /* The page as litehtml should get it: the text of each <style> filtered,
  * the text of each <script> and every comment left out (a quarter of a
@@ -35,7 +52,7 @@ char *css_filter(const css_index *ix, const char *css, size_t len, size_t *out_l
  * and elements litehtml would build for nothing). The content of <svg> is
  * kept: litehtml lays it out as inline boxes, and taking it out moves the
  * page. Malloc'd, NUL-terminated; NULL when out of memory. */
-char *css_prepare_html(const css_index *ix, const char *html, size_t len);
+char *css_prepare_html(css_index *ix, const char *html, size_t len);
 
 #ifdef __cplusplus
 }

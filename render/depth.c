@@ -18,7 +18,12 @@
 
 int render_html_depth(const char *html, size_t len)
 {
-    GumboOutput *out = gumbo_parse_with_options(&kGumboDefaultOptions, html, len);
+    /* gumbo copies its whole stack of open elements into each parse error
+     * it records: on 30 000 nested tables that took 23 GB. Errors are of
+     * no use here. */
+    GumboOptions opt = kGumboDefaultOptions;
+    opt.max_errors = 0;
+    GumboOutput *out = gumbo_parse_with_options(&opt, html, len);
     if (!out)
         return -1;
     /* Iterative: the point is to survive pages nested 100 000 deep. */
@@ -53,7 +58,7 @@ int render_html_depth(const char *html, size_t len)
         }
     }
     free(stack);
-    gumbo_destroy_output(&kGumboDefaultOptions, out);
+    gumbo_destroy_output(&opt, out);
     return deepest;
 }
 
@@ -87,27 +92,71 @@ static uint32_t name_hash(const char *s, size_t len)
     return h;
 }
 
+/* Elements that no start tag closes implicitly (nor reopens, as the
+ * formatting elements are): a parser nests them as the tags do, so their
+ * depth in the scan is a lower bound of the parser's up to what an end
+ * tag of an ancestor closes (which the scan follows too). */
+static int is_strict(const char *name, size_t len)
+{
+    static const char *const strict[] = {
+        "div", "span", "section", "article", "aside", "nav", "header", "footer", "main",
+        "blockquote", "ul", "ol", "dl", "center", "figure", "fieldset", "details", "label",
+        "abbr", "cite", "q", "sub", "sup", "ins", "del", "mark", "time", "var", "kbd",
+        "samp", "dfn", "bdi", "bdo", "data", "address", "hgroup", "menu", "dir"};
+    for (size_t i = 0; i < sizeof strict / sizeof strict[0]; i++)
+        if (strlen(strict[i]) == len && memcmp(strict[i], name, len) == 0)
+            return 1;
+    return 0;
+}
+
+static int is_space_char(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
+}
+
+/* Words in text between tags: runs of characters other than white space. */
+static size_t count_words(const char *p, const char *end, int *in_word)
+{
+    size_t n = 0;
+    for (; p < end; p++) {
+        int sp = is_space_char(*p);
+        if (!sp && !*in_word)
+            n++;
+        *in_word = !sp;
+    }
+    return n;
+}
+
 /* Simulates a tree builder that never closes an element implicitly: an
  * open tag pushes (void elements excepted), an end tag pops back to the
  * nearest open element of that name among the top 32, or is ignored. Real
  * parsers close <p>, <li> and the like implicitly, so this counts deeper
  * than they build, except for what they add themselves (html, head, body,
- * tbody, reopened formatting elements), which `slack` covers. */
-int render_depth_estimate(const char *html, size_t len)
+ * tbody, reopened formatting elements), which `slack` covers. The elements
+ * of is_strict are counted apart: the parser builds them at least as deep.
+ * <select> is stepped over like raw text (a parser ignores most tags in
+ * it). One pass, linear in the input. */
+int render_html_count(const char *html, size_t len, render_html_counts *out)
 {
+    memset(out, 0, sizeof *out);
     const char *p = html, *end = html + len;
-    size_t cap = 64, n = 0;
-    uint32_t *stack = malloc(cap * sizeof *stack);
+    size_t cap = 64, n = 0, strict_n = 0;
+    struct open {
+        uint32_t h;
+        int strict;
+    } *stack = malloc(cap * sizeof *stack);
     if (!stack)
         return -1;
-    int deepest = 0;
+    int deepest = 0, strict_deepest = 0, in_word = 0;
     while (p < end) {
         const char *lt = memchr(p, '<', (size_t)(end - p));
+        out->words += count_words(p, lt ? lt : end, &in_word);
         if (!lt)
             break;
         p = lt + 1;
         if (p < end && *p == '!') {
             p = htmlscan_skip_decl(p, end); /* comment, doctype or CDATA */
+            in_word = 0;
             continue;
         }
         int closing = p < end && *p == '/';
@@ -117,11 +166,35 @@ int render_depth_estimate(const char *html, size_t len)
         while (p < end && (isalnum((unsigned char)*p) || *p == '-' || *p == ':'))
             p++;
         size_t nlen = (size_t)(p - name);
-        if (nlen == 0 || !isalpha((unsigned char)name[0]))
+        if (nlen == 0 || !isalpha((unsigned char)name[0])) {
+            /* A stray '<' is text. */
+            out->words += count_words(lt, p, &in_word);
             continue;
-        /* "<div/>" opens a div in HTML: only void elements never nest. */
-        const char *gt = memchr(p, '>', (size_t)(end - p));
-        p = gt ? gt + 1 : end;
+        }
+        in_word = 0;
+        /* "<div/>" opens a div in HTML: only void elements never nest.
+         * Attributes: gumbo checks each against all before it. */
+        size_t attrs = 0;
+        int in_space = 0;
+        char quote = 0;
+        for (; p < end && (quote || *p != '>'); p++) {
+            if (quote) {
+                quote = *p == quote ? 0 : quote;
+                continue;
+            }
+            if (*p == '"' || *p == '\'') {
+                quote = *p;
+            } else if (is_space_char(*p)) {
+                in_space = 1;
+                continue;
+            } else if (in_space && *p != '=' && *p != '/') {
+                attrs++;
+            }
+            in_space = 0;
+        }
+        if (attrs > out->max_attrs)
+            out->max_attrs = attrs;
+        p = p < end ? p + 1 : end;
         char lower[16];
         size_t llen = nlen < sizeof lower ? nlen : 0;
         for (size_t i = 0; i < llen; i++)
@@ -129,21 +202,30 @@ int render_depth_estimate(const char *html, size_t len)
         uint32_t h = name_hash(name, nlen);
         if (closing) {
             for (size_t k = 0; k < n && k < 32; k++) {
-                if (stack[n - 1 - k] == h) {
+                if (stack[n - 1 - k].h == h) {
+                    for (size_t j = n - 1 - k; j < n; j++)
+                        strict_n -= (size_t)stack[j].strict;
                     n -= k + 1;
                     break;
                 }
             }
             continue;
         }
-        if (llen && is_raw_text(lower, llen)) {
-            p = htmlscan_find_end_tag(p, end, lower, llen);
+        out->elements++;
+        if (llen && (is_raw_text(lower, llen) || (llen == 6 && !memcmp(lower, "select", 6)))) {
+            const char *close = htmlscan_find_end_tag(p, end, lower, llen);
+            int code = (llen == 6 && !memcmp(lower, "script", 6)) ||
+                       (llen == 5 && !memcmp(lower, "style", 5));
+            if (!code) /* script and style hold no words */
+                out->words += count_words(p, close, &in_word);
+            in_word = 0;
+            p = close;
             continue;
         }
         if (llen && is_void(lower, llen))
             continue;
         if (n == cap) {
-            uint32_t *s = realloc(stack, 2 * cap * sizeof *stack);
+            struct open *s = realloc(stack, 2 * cap * sizeof *stack);
             if (!s) {
                 free(stack);
                 return -1;
@@ -151,10 +233,22 @@ int render_depth_estimate(const char *html, size_t len)
             stack = s;
             cap *= 2;
         }
-        stack[n++] = h;
+        int strict = llen && is_strict(lower, llen);
+        stack[n++] = (struct open){h, strict};
+        strict_n += (size_t)strict;
         if ((int)n > deepest)
             deepest = (int)n;
+        if ((int)strict_n > strict_deepest)
+            strict_deepest = (int)strict_n;
     }
     free(stack);
-    return deepest;
+    out->depth = deepest;
+    out->strict_depth = strict_deepest;
+    return 0;
+}
+
+int render_depth_estimate(const char *html, size_t len)
+{
+    render_html_counts c;
+    return render_html_count(html, len, &c) == 0 ? c.depth : -1;
 }

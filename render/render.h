@@ -29,6 +29,12 @@ typedef struct render_opts {
     int max_stylesheets;    /* linked stylesheets beyond this count are skipped */
     int max_depth;          /* deeper element nesting is refused before layout
                                (litehtml recurses; DESIGN.md, Fidelity); 0: no check */
+    size_t max_elements;    /* start tags (a scan before parsing); 0: no check */
+    size_t max_words;       /* words of text (the same scan); 0: no check */
+    int max_doc_height;     /* laid-out height in px; 0: no check */
+    size_t max_style_bytes; /* the page's <style> text in all; 0: no cap */
+    double deadline_ms;     /* CLOCK_MONOTONIC time in ms after which the next
+                               stage does not start (RENDER_ETIME); 0: none */
     int plain_litehtml;     /* 1: without the flex and grid layer (compat.h), as
                                litehtml 0.6 alone lays flex and grid out */
     /* Stylesheets fetched beforehand (net/, through lib/): asked first for
@@ -48,13 +54,24 @@ typedef enum render_status {
     RENDER_ENOMEM = 1,
     RENDER_EPARSE = 2, /* litehtml could not build a document */
     RENDER_EFONTS = 3, /* no font could be opened */
-    RENDER_EDEPTH = 4  /* nesting deeper than max_depth */
+    RENDER_EDEPTH = 4, /* nesting deeper than max_depth */
+    RENDER_EELEMENTS = 5, /* more start tags than max_elements */
+    RENDER_EWORDS = 6,    /* more words than max_words */
+    RENDER_EHEIGHT = 7,   /* laid out taller than max_doc_height */
+    RENDER_ETIME = 8,     /* deadline_ms passed between two stages */
+    RENDER_EATTRS = 9     /* an element with more than RENDER_MAX_ATTRS attributes */
 } render_status;
+
+/* gumbo (litehtml's parser) checks each attribute of an element against
+ * all before it: 300 000 on one element took 378 s to parse. */
+#define RENDER_MAX_ATTRS 1000
 
 typedef struct render_stats {
     double parse_ms;   /* HTML parse, CSS parse and style resolution */
     double layout_ms;  /* litehtml layout at the window width */
     double dom_ms;     /* building the dom tree from the layout */
+    size_t elements, words, max_attrs; /* the scan's counts (render_html_count) */
+    int height;        /* the laid-out document's height, px */
     int stylesheets_loaded;
     int stylesheets_skipped; /* remote, missing, too large or over the count */
 } render_stats;
@@ -74,6 +91,17 @@ int render_html_depth(const char *html, size_t len);
 /* A quick scan of the tags that counts at least as deep as the parser
  * builds, give or take the few elements a parser adds itself. */
 int render_depth_estimate(const char *html, size_t len);
+/* The same scan's other counts: start tags, words of text outside tags
+ * (script and style text left out), and the depth counting only elements
+ * that no start tag closes implicitly (div, span, section, em, ...): a
+ * parser nests those at least that deep, so a page over the limit on it
+ * is refused without the exact parse (which is quadratic in the depth). */
+typedef struct render_html_counts {
+    size_t elements, words;
+    size_t max_attrs; /* attributes of the element that has most */
+    int depth, strict_depth;
+} render_html_counts;
+int render_html_count(const char *html, size_t len, render_html_counts *out);
 void render_doc_free(render_doc *doc);
 
 /* The tree of the laid-out page, owned by the render_doc. */

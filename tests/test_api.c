@@ -476,7 +476,7 @@ static void missing_file(void **state)
 
 static void strerror_covers_every_status(void **state)
 {
-    for (int s = GLANCE_OK; s <= GLANCE_EOFFLINE; s++) {
+    for (int s = GLANCE_OK; s <= GLANCE_ECOSTLY; s++) {
         const char *m = glance_strerror((glance_status)s);
         assert_non_null(m);
         assert_string_not_equal(m, "unknown status");

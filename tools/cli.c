@@ -42,6 +42,7 @@ int cli_exit_for(glance_status st)
     case GLANCE_EOPTION: return EXIT_USAGE;
     case GLANCE_EINPUT:
     case GLANCE_ETOOBIG:
+    case GLANCE_ECOSTLY:
     case GLANCE_EIO:
     case GLANCE_EURL: return EXIT_BADINPUT;
     case GLANCE_EOFFLINE: return EXIT_USAGE;

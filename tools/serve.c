@@ -252,6 +252,7 @@ static const char *status_token(glance_status st)
     case GLANCE_EADDR: return "address_refused";
     case GLANCE_EREDIRECTS: return "too_many_redirects";
     case GLANCE_EOFFLINE: return "offline";
+    case GLANCE_ECOSTLY: return "too_costly";
     }
     return "unknown";
 }
@@ -264,7 +265,8 @@ static int http_code_for(glance_status st)
     case GLANCE_EURL:
     case GLANCE_EOPTION: return 400;
     case GLANCE_EADDR: return 403;
-    case GLANCE_ETOOBIG: return 413;
+    case GLANCE_ETOOBIG:
+    case GLANCE_ECOSTLY: return 413;
     case GLANCE_ENOCONTENT:
     case GLANCE_EINPUT: return 422;
     case GLANCE_EFETCH:
@@ -367,6 +369,9 @@ static void run_job(server *srv, glance_context *ctx, req *r)
     o.window_h = r->window_h;
     o.max_input_bytes = srv->max_bytes;
     o.timeout_ms = (long)left;
+    /* Layout and extraction get as long again at most (the library counts
+     * their budget from the end of the fetch). */
+    o.time_budget_ms = (long)left;
     if (o.connect_timeout_ms > o.timeout_ms)
         o.connect_timeout_ms = o.timeout_ms;
     /* The address policy, with the exact addresses the operator allowed
