@@ -432,19 +432,11 @@ public:
                 n = nullptr;
             if (n) {
                 n->extra_left = n->extra_right = n->extra_top = 0;
-                if (!n->width_saved) {
-                    n->own_width = ce->get_css_width();
-                    n->width_saved = true;
-                }
-                ce->set_css_width(n->own_width);
+                restore_width(ce, n);
             } else if (!ce->get_tagName() || !ce->get_tagName()[0]) {
                 continue; // text runs flow on the lines as they are
             }
-            ce->calc_outlines(W);
-            entry e{ce, n, ce->content_margins_left() + ce->content_margins_right(), 0, false, 0, 0};
-            e.pad_border = e.edges - ce->margin_left() - ce->margin_right();
-            e.border_box = ieq(ce->get_style_property("box-sizing", false, nullptr), "border-box");
-            items.push_back(e);
+            items.push_back(make_entry(ce, n, W));
         }
         if (items.empty())
             return;
@@ -469,19 +461,12 @@ public:
             n->extra_left = n->extra_right = 0;
             n->extra_top = first ? 0 : gap;
             first = false;
-            if (!n->width_saved) {
-                n->own_width = ce->get_css_width();
-                n->width_saved = true;
-            }
-            ce->set_css_width(n->own_width);
+            restore_width(ce, n);
             bool autos = n->st.auto_left || n->st.auto_right;
             if (cs.stretch && n->st.stretch && !autos)
                 continue;
             int outer = measure(ce, n, W);
-            ce->calc_outlines(W);
-            entry e{ce, n, ce->content_margins_left() + ce->content_margins_right(), 0, false, 0, 0};
-            e.pad_border = e.edges - ce->margin_left() - ce->margin_right();
-            e.border_box = ieq(ce->get_style_property("box-sizing", false, nullptr), "border-box");
+            entry e = make_entry(ce, n, W);
             if (n->own_width.is_predefined())
                 set_width(e, std::max(0, outer - e.edges));
             int left = std::max(0, W - outer);
@@ -495,6 +480,27 @@ public:
     }
 
 private:
+    // Puts back the width the item had before the layer gave it one (the
+    // first time: remembers it), so that it is measured as its CSS says.
+    static void restore_width(litehtml::element *el, node *n)
+    {
+        if (!n->width_saved) {
+            n->own_width = el->get_css_width();
+            n->width_saved = true;
+        }
+        el->set_css_width(n->own_width);
+    }
+
+    // An item with its margins, padding and borders at content width W.
+    static entry make_entry(litehtml::element *el, node *n, int W)
+    {
+        el->calc_outlines(W);
+        entry e{el, n, el->content_margins_left() + el->content_margins_right(), 0, false, 0, 0};
+        e.pad_border = e.edges - el->margin_left() - el->margin_right();
+        e.border_box = ieq(el->get_style_property("box-sizing", false, nullptr), "border-box");
+        return e;
+    }
+
     // The max-content width of an item within W, margins included
     // (litehtml's shrink-to-fit width of the item laid out at W), measured
     // once per width (node::measured).
