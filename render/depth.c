@@ -246,9 +246,3 @@ int render_html_count(const char *html, size_t len, render_html_counts *out)
     out->strict_depth = strict_deepest;
     return 0;
 }
-
-int render_depth_estimate(const char *html, size_t len)
-{
-    render_html_counts c;
-    return render_html_count(html, len, &c) == 0 ? c.depth : -1;
-}

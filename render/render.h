@@ -88,11 +88,10 @@ render_status render_load(render_engine *eng, const char *html, const render_opt
 /* The deepest element nesting of `html` as an HTML parser builds it (gumbo,
  * the parser litehtml uses), counted from <html> = 1; -1 when out of memory. */
 int render_html_depth(const char *html, size_t len);
-/* A quick scan of the tags that counts at least as deep as the parser
- * builds, give or take the few elements a parser adds itself. */
-int render_depth_estimate(const char *html, size_t len);
-/* The same scan's other counts: start tags, words of text outside tags
- * (script and style text left out), and the depth counting only elements
+/* A quick scan of the tags: start tags, words of text outside tags (script
+ * and style text left out), the depth (at least as deep as the parser
+ * builds, give or take the few elements a parser adds itself), and the depth
+ * counting only elements
  * that no start tag closes implicitly (div, span, section, em, ...): a
  * parser nests those at least that deep, so a page over the limit on it
  * is refused without the exact parse (which is quadratic in the depth). */
