@@ -142,16 +142,13 @@ typedef struct dn_region {
 int extract_danag(const dom_doc *doc, const extract_danag_params *p, extract_span *out,
                   extract_danag_info *info)
 {
-    memset(out, 0, sizeof *out);
     extract_danag_info dummy;
     if (!info)
         info = &dummy;
     memset(info, 0, sizeof *info);
-    const dom_node *top = dom_doc_body(doc) ? dom_doc_body(doc) : dom_doc_root(doc);
-    if (!top) {
-        out->failure = "no displayed text on the page";
+    const dom_node *top = extract_span_begin(doc, out);
+    if (!top)
         return 1;
-    }
     dn_walk w = {.top = top};
     new_line(&w);
     dom_walk(top, dn_enter, dn_leave, &w);

@@ -33,6 +33,11 @@ typedef struct extract_span {
 /* Frees what a span owns (picked) and empties it. */
 void extract_span_free(extract_span *span);
 
+/* Empties `out` for an extractor about to fill it and returns the element
+ * the extractor reads: <body>, or the root when there is none; NULL, with
+ * out->failure set, when the page has neither. */
+const dom_node *extract_span_begin(const dom_doc *doc, extract_span *out);
+
 /* BTE (paper 001): the stretch of the page with the most words and fewest
  * tags. 0 when found, 1 when the page has no displayed words or the
  * stretch is link text only (out->failure says which), -1 when out of

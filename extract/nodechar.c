@@ -240,16 +240,13 @@ static void nc_leave(void *ctx, const dom_node *n)
 int extract_nodechar(const dom_doc *doc, const extract_nodechar_params *p, extract_span *out,
                      extract_nodechar_info *info)
 {
-    memset(out, 0, sizeof *out);
     extract_nodechar_info dummy;
     if (!info)
         info = &dummy;
     memset(info, 0, sizeof *info);
-    const dom_node *top = dom_doc_body(doc) ? dom_doc_body(doc) : dom_doc_root(doc);
-    if (!top) {
-        out->failure = "no displayed text on the page";
+    const dom_node *top = extract_span_begin(doc, out);
+    if (!top)
         return 1;
-    }
     nc_walk w = {0};
     dom_walk(top, nc_enter, nc_leave, &w);
     end_block(&w);

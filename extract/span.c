@@ -77,6 +77,15 @@ static int picked(const extract_span *span, const dom_node *n)
     return !span->picked || (n->index < span->n_picked && span->picked[n->index]);
 }
 
+const dom_node *extract_span_begin(const dom_doc *doc, extract_span *out)
+{
+    memset(out, 0, sizeof *out);
+    const dom_node *top = dom_doc_body(doc) ? dom_doc_body(doc) : dom_doc_root(doc);
+    if (!top)
+        out->failure = "no displayed text on the page";
+    return top;
+}
+
 void extract_span_free(extract_span *span)
 {
     free(span->picked);

@@ -145,16 +145,13 @@ static int footer(const dom_node *n, const char *phrases)
 int extract_xpath(const dom_doc *doc, const extract_xpath_params *p, extract_span *out,
                   extract_xpath_info *info)
 {
-    memset(out, 0, sizeof *out);
     extract_xpath_info dummy;
     if (!info)
         info = &dummy;
     memset(info, 0, sizeof *info);
-    const dom_node *top = dom_doc_body(doc) ? dom_doc_body(doc) : dom_doc_root(doc);
-    if (!top) {
-        out->failure = "no displayed text on the page";
+    const dom_node *top = extract_span_begin(doc, out);
+    if (!top)
         return 1;
-    }
     xb_walk w = {.top = top, .count = dom_doc_count(doc)};
     w.c = calloc(w.count ? w.count : 1, sizeof *w.c);
     out->picked = calloc(w.count ? w.count : 1, 1);
