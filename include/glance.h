@@ -5,10 +5,8 @@
  * element that holds the main content.
  *
  *     glance_context *ctx = glance_context_new();
- *     glance_options opt;
- *     glance_options_default(&opt);
  *     glance_result *res = NULL;
- *     glance_status st = glance_extract(ctx, html, len, &opt, &res);
+ *     glance_status st = glance_extract(ctx, html, len, NULL, &res);
  *     if (st == GLANCE_OK)
  *         puts(glance_result_text(res));
  *     else
@@ -56,166 +54,103 @@ typedef enum glance_status {
 /* A short English description of a status ("no main content found"). */
 const char *glance_strerror(glance_status status);
 
-/* Which extractor answers. */
-typedef enum glance_method {
-    GLANCE_METHOD_AUTO = 0, /* GCE; BTE when GCE finds nothing or far less text
-                               than BTE (auto_min_share); the answer kept to the
-                               article's running text (auto_trim); the default */
-    GLANCE_METHOD_GCE = 1,  /* Grid, Centering, Expanding (paper 002) alone */
-    GLANCE_METHOD_BTE = 2,  /* Body Text Extraction (paper 001) alone */
-    GLANCE_METHOD_NODECHAR = 3, /* node characteristics (paper 000) alone */
-    GLANCE_METHOD_XPATH = 4,    /* XPath blocks (paper 003) alone */
-    GLANCE_METHOD_DANAG = 5,    /* DANAg (paper 004) alone */
-    GLANCE_METHOD_ALL = 6       /* auto answers; every extractor also runs on its
-                                   own and the JSON reports each one's answer
-                                   ("methods") */
-} glance_method;
+/* The vocabulary of the statuses, one word each, as the JSON, the server
+ * and the batch output all write them: "ok", "nocontent", "badinput",
+ * "toobig", "badoption", "io", "nomem", "layout", "fonts", "badurl",
+ * "fetch", "timeout", "addressrefused", "redirects", "offline", "costly". */
+const char *glance_status_name(glance_status status);
 
-/* "auto", "gce", "bte", "nodechar", "xpath", "danag", "all"; and back (0,
- * or -1 for an unknown name). */
-const char *glance_method_name(glance_method m);
-int glance_method_from_name(const char *name, glance_method *out);
+/* Which extractor answers ----------------------------------------------------
+ *
+ * "auto" (the default): glance's own policy over the methods; "all": auto
+ * answers, and every method also runs on its own, its answer reported side
+ * by side in the JSON ("methods"); or one method alone: "gce" (the paper's
+ * GCE), "bte", "nodechar", "xpath", "danag", and whatever later versions
+ * add. The list, with a line of documentation each: */
+int glance_method_count(void);
+const char *glance_method_name(int i); /* NULL past the end */
+const char *glance_method_doc(int i);  /* one line; NULL past the end */
 
 typedef struct glance_geometry glance_geometry; /* another engine's boxes, below */
-/* Node characteristics (paper 000, Liu et al. 2017). */
-typedef struct glance_nodechar_options {
-    double theta;       /* hyperlink density θ at or over which a node is noise;
-                           default 0.333 */
-    double delta;       /* text density δ under which a node is content only
-                           beside a denser one (Fig. 2); default 0.5 */
-    double weight_text; /* α of node fusion (formula 3); β = 1 - α weighs θ;
-                           default 0.2 */
-    double epsilon;     /* neighbours differing by less merge; default 0.1 (the
-                           paper gives none); 0: no fusion */
-    double min_density; /* result analyzer: the content's text density must be
-                           over this ...; default 0.3 */
-    int min_punct;      /* ... and its punctuation marks more than this many
-                           (any script's); default 2 */
-} glance_nodechar_options;
 
-/* XPath blocks (paper 003, Thanadechteemapat & Fung). */
-typedef struct glance_xpath_options {
-    double atr_weight;  /* AR = w·ATR + (1 - w)·ANR; default 0.75 */
-    double max_ar;      /* a block with AR at or over this is links; default 0.6 */
-    int min_chars;      /* a leaf needs this many characters; default 2 */
-    int exempt_links;   /* ... a block with fewer links than this (default 2) ... */
-    int exempt_leaves;  /* ... among more leaves than this (default 2) is kept
-                           whatever its AR */
-    const char *footer_phrases; /* a leaf starting with one of these ('|' between
-                           them; ASCII letters in any case) is a footer; default
-                           "powered by|copyright|©|版权所有|版權所有|著作権|저작권";
-                           "" for none */
-} glance_xpath_options;
+/* Options ----------------------------------------------------------------------
+ *
+ * Every option has a key and is set from text, so that adding an option
+ * changes no struct a program was compiled against (glance is 0.x: this
+ * replaced the public struct of 0.1, once):
+ *
+ *     glance_options *opt = glance_options_new();
+ *     if (glance_options_set(opt, "method", "danag") != GLANCE_OK ||
+ *         glance_options_set(opt, "danag.gap", "20") != GLANCE_OK)
+ *         fprintf(stderr, "%s\n", glance_options_error(opt));
+ *
+ * Keys: the page's options ("window", "max_depth", "timeout", ...), auto's
+ * ("auto.min_share", ...) and each method's ("gce.alpha", "danag.gap", ...);
+ * glance_option_describe lists them all with their types, ranges, defaults
+ * and documentation, and README.md has the same table. '-' and '_' are the
+ * same in a key. Values: numbers as C writes them; sizes in bytes, with k,
+ * M or G for powers of 1024; durations in seconds, or with "ms", "s" or
+ * "min"; switches "on"/"off" (or 1/0, true/false, yes/no); a window "WxH". */
+typedef struct glance_options glance_options;
 
-/* DANAg (paper 004, Mohammadzadeh et al. 2011). */
-typedef struct glance_danag_options {
-    int gap;            /* lines between two paragraphs of the main area, at
-                           most; default 20 */
-    int radius;         /* smoothing over lines i-r .. i+r; default 1 */
-} glance_danag_options;
+/* Every option at its default; NULL when out of memory. */
+glance_options *glance_options_new(void);
+glance_options *glance_options_copy(const glance_options *opts);
+void glance_options_free(glance_options *opts);
 
-typedef struct glance_options {
-    glance_method method;        /* default GLANCE_METHOD_AUTO */
-    double auto_min_share;       /* auto: GCE's answer stands when it holds at least
-                                    this share of the words of BTE's; below it, GCE
-                                    took a part of the article (or a wrong block)
-                                    and BTE answers. Default 0.3; 0 never overrules */
-    int auto_trim;               /* auto: when GCE's answer stands, keep of its node
-                                    only the stretches BTE's count of words and tags
-                                    finds dense (extract_bte_stretches): bylines,
-                                    galleries and lists between or around the text
-                                    go, and figure captions. Default 1 */
-    double auto_stretch_share;   /* ... every stretch scoring at least this share of
-                                    the best one; default 0.3 */
-    double auto_trim_min_share;  /* ... unless that keeps under this share of GCE's
-                                    words: then the node is structured content (a
-                                    table, a list) and stays whole; default 0.5 */
-    /* Layout */
-    int window_w, window_h;      /* window size S_w; default 1920x1080 */
-    const char *base_dir;        /* folder that relative stylesheet links resolve
-                                    against; NULL: linked stylesheets are skipped.
-                                    glance_extract_file sets it to the file's folder. */
-    int flex_grid;               /* 1: flex and grid containers get the boxes a browser
-                                    gives them (render/compat.h); 0: litehtml 0.6 alone
-                                    (stacked full-width children). Default 1 */
-    /* GCE (paper 002; DESIGN.md) */
-    int grid_rows, grid_cols;    /* default 7x8 */
-    double alpha;                /* FIA scroll factor; default 2 */
-    double beta;                 /* link node area density threshold; default 0.5 */
-    double dw;                   /* width jump factor Δw; default 1.7 */
-    int diff_parent;             /* 1: the width-jump rule takes the wider parent
-                                    (the paper's pseudocode); default 0, the child */
-    int link_area_min_links;     /* a dense link area holds at least this many
-                                    links; default 3 */
-    double link_area_min_cells;  /* ... and covers at least this many grid cells'
-                                    area; default 0.25 */
-    double link_text_page_share; /* an element covering this share of the page never
-                                    makes its text link text (gce.h); default 0.9,
-                                    above 1 for the paper's literal reading */
-    /* Clean-up inside the chosen node (both extractors) */
-    int cleanup;                 /* 1: leave out <nav>, <aside>, <footer>, forms and
-                                    blocks that are mostly link text; default 1 */
-    double cleanup_link_share;   /* "mostly": link text over this share of a block's
-                                    text; default 0.5 */
-    /* The other extractors, each with its paper's values (DESIGN.md) */
-    glance_nodechar_options nodechar;
-    glance_xpath_options xpath;
-    glance_danag_options danag;
-    /* Limits */
-    size_t max_input_bytes;      /* default 64 MiB */
-    int max_depth;               /* element nesting; default 512 */
-    size_t max_css_bytes;        /* one stylesheet; default 4 MiB */
-    int max_stylesheets;         /* linked stylesheets loaded; default 64 */
-    /* What a page may cost: litehtml makes an element per tag and per word
-     * and recurses without limit, and no call into it can be interrupted,
-     * so each stage is bounded by the input before it runs. Over one of
-     * these: GLANCE_ETOOBIG, the message naming the option. */
-    size_t max_elements;         /* start tags, counted by a scan before parsing;
-                                    default 200 000 */
-    size_t max_words;            /* runs of text between spaces and tags, counted
-                                    the same way; default 1 000 000 (litehtml
-                                    takes ~0.6 KB and ~7 us per word) */
-    int max_doc_height;          /* the laid-out document's height in px, checked
-                                    after layout; default 1 000 000 */
-    /* The page's <style> text in all is held to max_css_bytes too (beyond
-     * it, <style> blocks are left out); a selector whose matching could
-     * backtrack too long at the page's depth (descendant and sibling
-     * combinators over nested elements) is dropped (render/cssfilter.h). */
-    long time_budget_ms;         /* parse, layout and extraction in all, checked
-                                    between stages (parse, layout, the tree, each
-                                    extractor; litehtml cannot be interrupted
-                                    within one, which the limits above bound):
-                                    GLANCE_ECOSTLY "page too costly"; default
-                                    20000; 0: none */
-    /* The network (glance_extract_url; remote stylesheets of any page).
-     * max_input_bytes bounds a fetched page (decompressed), max_css_bytes and
-     * max_stylesheets its stylesheets. */
-    int offline;                 /* 1: never touch the network: URLs are refused
-                                    (GLANCE_EOFFLINE), remote stylesheets skipped
-                                    at once; default 0 */
-    int public_only;             /* 1: connect only to public addresses: loopback,
-                                    private, link-local, multicast and reserved ones
-                                    are refused after DNS and on every redirect (for
-                                    a server fetching for strangers); default 0 */
-    const char *allow_addrs;     /* with public_only: these exact addresses and ports
-                                    are let through all the same, as a comma-separated
-                                    list of "IP:PORT" ("127.0.0.1:8000,[::1]:8000"),
-                                    numeric as the connection sees them: a test's or an
-                                    operator's own upstream. Redirects and stylesheets
-                                    elsewhere stay under the policy. NULL: none */
-    long connect_timeout_ms;     /* one connection; default 10000 */
-    long timeout_ms;             /* the page and its stylesheets in all; default 30000 */
-    int max_redirects;           /* default 10 */
-    const char *user_agent;      /* NULL: a desktop browser's */
-    const char *accept_language; /* NULL: "en-US,en;q=0.9,*;q=0.5" */
-    /* Geometry */
-    const glance_geometry *geometry; /* NULL (default): litehtml's boxes. Else every
-                                    node takes its box from these (a browser's,
-                                    tools/chromium-boxes.mjs) before any extractor
-                                    runs; their window must be window_w x window_h */
-} glance_options;
+/* Sets an option from text: GLANCE_OK, GLANCE_EOPTION (an unknown key, a
+ * value of the wrong form or out of range: glance_options_error says which,
+ * and the option keeps its value) or GLANCE_ENOMEM. */
+glance_status glance_options_set(glance_options *opts, const char *key, const char *value);
 
-void glance_options_default(glance_options *opts);
+/* The same for a value from someone the caller trusts less (a server's
+ * client): an option marked GLANCE_OPTION_LOCAL is refused, and one marked
+ * GLANCE_OPTION_LIMIT may only be lowered (a higher value is refused). */
+glance_status glance_options_restrict(glance_options *opts, const char *key, const char *value);
+
+/* Why the last glance_options_set or _restrict was refused; "" when none. */
+const char *glance_options_error(const glance_options *opts);
+
+/* An option's value as text, in the form glance_options_set reads
+ * (malloc'd; the caller frees it); NULL for an unknown key or out of
+ * memory. */
+char *glance_options_get(const glance_options *opts, const char *key);
+
+/* Another engine's boxes to use instead of litehtml's (NULL: litehtml's);
+ * borrowed, so `geo` must outlive the options. Their window must be the
+ * options' "window" when a page is extracted. */
+void glance_options_set_geometry(glance_options *opts, const glance_geometry *geo);
+
+/* What an option is, for documentation and for front ends that offer every
+ * option (the command's flags, the server's query parameters). */
+#define GLANCE_OPTION_LOCAL 0x100 /* the operator's alone: local files, the network
+                                     policy, the identity sent to servers */
+#define GLANCE_OPTION_LIMIT 0x200 /* a bound on what a page may cost */
+
+typedef struct glance_option_info {
+    size_t size;          /* set by the caller: sizeof(glance_option_info); the
+                             library fills no more than that, so a program
+                             built against an older header still works */
+    const char *key;      /* "gce.alpha" */
+    const char *alias;    /* an older flag's name ("alpha"); NULL: none */
+    const char *group;    /* "page", "auto", or a method's name */
+    const char *type;     /* "on|off", "integer", "count", "number", "seconds",
+                             "WxH", "name", "text" */
+    const char *def;      /* the default as text; NULL: none (unset) */
+    const char *choices;  /* a name's choices, '|' between them; NULL otherwise */
+    const char *doc;      /* one line */
+    double min, max;      /* a number's range (durations in seconds) */
+    int above_min;        /* 1: the minimum itself is out of range */
+    unsigned flags;       /* GLANCE_OPTION_* */
+} glance_option_info;
+
+int glance_option_count(void);
+/* Describes option i (0 .. glance_option_count() - 1): GLANCE_OK, or
+ * GLANCE_EOPTION past the end or for a size of 0. */
+glance_status glance_option_describe(int i, glance_option_info *info);
+/* Option i's range in words ("0 to 1", "above 0, at most 100", "child|parent")
+ * into buf; the length it needed (as snprintf). */
+int glance_option_range(int i, char *buf, size_t cap);
 
 typedef struct glance_context glance_context;
 
@@ -235,13 +170,13 @@ glance_status glance_extract(glance_context *ctx, const char *html, size_t len,
                              const glance_options *opts, glance_result **out);
 
 /* The same for a file ("-" is not special here); relative stylesheet links
- * resolve against the file's folder unless opts->base_dir is set. */
+ * resolve against the file's folder unless the option "base_dir" is set. */
 glance_status glance_extract_file(glance_context *ctx, const char *path,
                                   const glance_options *opts, glance_result **out);
 
 /* The same for a page on the web: fetches `url` (http or https; redirects
  * followed) and the stylesheets it links and imports, in parallel, within
- * timeout_ms, reads it in its charset (Content-Type, <meta>, or detected),
+ * the option "timeout", reads it in its charset (Content-Type, <meta>, or detected),
  * and extracts. A stylesheet that fails is skipped and reported
  * (glance_result_stylesheet), never fatal; a page that fails gives its own
  * status (GLANCE_EURL ... GLANCE_EOFFLINE, GLANCE_ETOOBIG over
@@ -259,8 +194,8 @@ glance_status glance_extract_page(glance_context *ctx, const char *html, size_t 
                                   const char *charset, const char *base_url,
                                   const glance_options *opts, glance_result **out);
 
-/* Runs GCE again on the page `res` already laid out, with other GCE
- * parameters (grid, alpha, beta, dw, ...), replacing the result's content,
+/* Runs the extraction again on the page `res` already laid out, with other
+ * options (a method, its parameters), replacing the result's content,
  * reasoning and status: what `glance sweep` uses to lay a page out once per
  * window size. The window size must be the one of the layout (else
  * GLANCE_EOPTION); a result whose page could not be laid out gives
@@ -288,8 +223,8 @@ const char *glance_result_xpath(const glance_result *res);
 const char *glance_result_tag(const glance_result *res);
 glance_box glance_result_box(const glance_result *res);
 
-/* The extractor that answered ("gce", "bte", "nodechar", "xpath", "danag");
- * NULL when none did. */
+/* The method that answered ("gce", "bte", ...: auto's answer is one of
+ * theirs); NULL when none did. */
 const char *glance_result_method(const glance_result *res);
 
 /* Why no main content was found; NULL when it was. */
@@ -303,8 +238,12 @@ const char *glance_result_message(const glance_result *res, glance_status status
 typedef struct glance_timings {
     double parse_ms;   /* HTML and CSS parse, style resolution */
     double layout_ms;  /* layout and building the document tree */
-    double gce_ms;     /* GCE */
-    double total_ms;   /* the whole call, input checks and serialisation included */
+    double extract_ms; /* choosing the content on the laid-out tree: every
+                          method that ran (auto runs GCE and BTE), auto's
+                          checks and trim, the clean-up and serialising the
+                          answer */
+    double total_ms;   /* the whole call, input checks and fetching included */
+    double fetch_ms;   /* the page and its stylesheets from the network */
 } glance_timings;
 
 glance_timings glance_result_timings(const glance_result *res);
@@ -348,16 +287,18 @@ void glance_shot_options_default(glance_shot_options *opts);
 
 /* Paints the page `res` laid out, whatever its status (a page GCE found
  * nothing on is worth seeing too), as a PNG of the window's width and the
- * height of the FIA or the document, and writes it to `png_path`. The
- * context that made `res` must still be alive and used by no other thread
- * meanwhile: the page's fonts are its. GLANCE_EOPTION when the page was never
- * laid out or an option is out of range, GLANCE_EIO when the file cannot be
- * written (errno says why), GLANCE_ENOMEM. `opts` may be NULL (defaults). */
-glance_status glance_result_shot(glance_result *res, const glance_shot_options *opts,
-                                 const char *png_path);
+ * height of the FIA or the document, and writes it to `png_path`. `ctx`
+ * must be the context that made `res` (the page's fonts are its), used by
+ * no other thread meanwhile. GLANCE_EOPTION when the page was never laid
+ * out, `ctx` is another context or an option is out of range, GLANCE_EIO
+ * when the file cannot be written (errno says why), GLANCE_ENOMEM. `opts`
+ * may be NULL (defaults). */
+glance_status glance_result_shot(glance_context *ctx, glance_result *res,
+                                 const glance_shot_options *opts, const char *png_path);
 /* The same PNG in memory: *png (malloc'd; the caller frees it) of *len bytes. */
-glance_status glance_result_shot_png(glance_result *res, const glance_shot_options *opts,
-                                     unsigned char **png, size_t *len);
+glance_status glance_result_shot_png(glance_context *ctx, glance_result *res,
+                                     const glance_shot_options *opts, unsigned char **png,
+                                     size_t *len);
 /* Another engine's boxes --------------------------------------------------
  *
  * litehtml 0.6 lays out no flexbox or grid. A browser does: its boxes of a

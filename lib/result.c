@@ -1,18 +1,24 @@
-/* lib/: the result and its accessors. */
+/* lib/: the result, its run records and its accessors. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/json.h"
 #include "lib/result.h"
 
 glance_result *result_new(void)
 {
     glance_result *r = calloc(1, sizeof *r);
-    if (r) {
-        r->status = GLANCE_OK;
-        snprintf(r->charset.name, sizeof r->charset.name, "UTF-8");
-        r->charset.from = "utf-8";
+    if (!r)
+        return NULL;
+    r->records = calloc(methods_count ? methods_count : 1, sizeof *r->records);
+    if (!r->records) {
+        free(r);
+        return NULL;
     }
+    r->status = GLANCE_OK;
+    snprintf(r->charset.name, sizeof r->charset.name, "UTF-8");
+    r->charset.from = "utf-8";
     return r;
 }
 
@@ -22,20 +28,58 @@ void result_set_message(glance_result *res, const char *msg)
     res->message = msg ? strdup(msg) : NULL;
 }
 
+result_record *result_record_of(glance_result *res, const method_desc *d)
+{
+    for (size_t i = 0; i < methods_count; i++)
+        if (methods_all[i] == d)
+            return &res->records[i];
+    return NULL;
+}
+
+const result_record *result_record_get(const glance_result *res, const method_desc *d)
+{
+    return result_record_of((glance_result *)res, d);
+}
+
+const method_gce_state *result_gce(const glance_result *res)
+{
+    const result_record *r = res ? result_record_get(res, &method_gce) : NULL;
+    return r && r->ran ? r->state : NULL;
+}
+
+void result_forget_run(glance_result *res)
+{
+    for (size_t i = 0; i < methods_count; i++) {
+        result_record *r = &res->records[i];
+        if (r->state && methods_all[i]->state_free)
+            methods_all[i]->state_free(r->state);
+        free(r->state);
+        method_answer_free(&r->ans);
+        memset(r, 0, sizeof *r);
+    }
+    free(res->text);
+    free(res->html);
+    free(res->json);
+    free(res->message);
+    res->text = res->html = res->json = res->message = NULL;
+    res->answered = NULL;
+    res->chosen = NULL;
+    res->xpath = NULL;
+    res->span = NULL;
+    res->rule = NULL;
+    res->auto_ran = res->all_ran = 0;
+    memset(&res->autoinfo, 0, sizeof res->autoinfo);
+}
+
 void glance_result_free(glance_result *res)
 {
     if (!res)
         return;
-    if (res->gce_ran)
-        gce_result_free(&res->gce);
-    extract_cleaner_free(res->cleaner);
-    methods_free(res);
+    result_forget_run(res);
+    free(res->records);
+    extract_cleaner_free(res->page.cleaner);
     render_doc_free(res->rdoc);
-    free(res->message);
     free(res->title);
-    free(res->text);
-    free(res->html);
-    free(res->json);
     free(res->url);
     free(res->final_url);
     free(res->content_type);
@@ -99,7 +143,8 @@ const char *glance_result_message(const glance_result *res, glance_status status
 
 glance_timings glance_result_timings(const glance_result *res)
 {
-    glance_timings t = {0, 0, 0, 0};
+    glance_timings t;
+    memset(&t, 0, sizeof t);
     return res ? res->timings : t;
 }
 
@@ -108,13 +153,13 @@ const char *glance_result_json(glance_result *res)
     if (!res)
         return NULL;
     if (!res->json)
-        res->json = result_build_json(res);
+        res->json = json_build(res);
     return res->json;
 }
 
 const char *glance_result_method(const glance_result *res)
 {
-    return res && res->status == GLANCE_OK ? glance_method_name(res->method) : NULL;
+    return res && res->status == GLANCE_OK && res->answered ? res->answered->name : NULL;
 }
 
 const char *glance_result_url(const glance_result *res)

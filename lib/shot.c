@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/buf.h"
+#include "lib/context.h"
 #include "lib/result.h"
 
 /* The overlay's colours, named in the legend (README.md, glance shot). */
@@ -246,10 +248,10 @@ static void draw_grid(cairo_t *cr, const gce_result *g, int w, labels *ls, int f
 /* Steps 4-6: candidates, leaves, centres. Labels go last, over everything. */
 static void draw_gce(cairo_t *cr, const glance_result *res, labels *ls)
 {
-    const gce_result *g = &res->gce;
+    const gce_result *g = &result_gce(res)->gce;
     char text[512];
     /* GCE's pick is the answer unless auto let BTE overrule it. */
-    int gce_answered = res->status == GLANCE_OK && res->method == GLANCE_METHOD_GCE;
+    int gce_answered = res->status == GLANCE_OK && res->answered == &method_gce;
     /* Each candidate node once, with every walk that reached it. */
     for (size_t i = 0; i < g->n_candidates; i++) {
         const gce_candidate *c = &g->candidates[i];
@@ -346,16 +348,17 @@ static void draw_gce(cairo_t *cr, const glance_result *res, labels *ls)
 static void draw_legend(cairo_t *cr, const glance_result *res, int w)
 {
     char run[256], page[128], why[256] = "";
-    const gce_params *p = &res->params;
-    if (res->gce_ran)
-        snprintf(run, sizeof run, "GCE grid %dx%d  alpha %g  beta %g  dw %g", p->grid_rows,
-                 p->grid_cols, p->alpha, p->beta, p->dw);
+    const method_gce_state *gs = result_gce(res);
+    if (gs)
+        snprintf(run, sizeof run, "GCE grid %dx%d  alpha %g  beta %g  dw %g", gs->params.grid_rows,
+                 gs->params.grid_cols, gs->params.alpha, gs->params.beta, gs->params.dw);
     else
-        snprintf(run, sizeof run, "GCE did not run (method %s)", glance_method_name(res->method));
+        snprintf(run, sizeof run, "GCE did not run (method %s)",
+                 res->answered ? res->answered->name : "none");
     snprintf(page, sizeof page, "window %dx%d   document %.0fx%.0f", res->window_w, res->window_h,
              dom_doc_width(res->dom), dom_doc_height(res->dom));
     if (res->status == GLANCE_OK)
-        snprintf(why, sizeof why, "answer: %s, <%s>", glance_method_name(res->method),
+        snprintf(why, sizeof why, "answer: %s, <%s>", res->answered ? res->answered->name : "?",
                  res->chosen && res->chosen->tag ? res->chosen->tag : "?");
     else
         snprintf(why, sizeof why, "no answer: %s",
@@ -461,10 +464,12 @@ static void draw_cut(cairo_t *cr, int w, int h, double page_h)
     cairo_restore(cr);
 }
 
-static glance_status shot_surface(glance_result *res, const glance_shot_options *opts,
-                                  cairo_surface_t **out)
+static glance_status shot_surface(glance_context *ctx, glance_result *res,
+                                  const glance_shot_options *opts, cairo_surface_t **out)
 {
     *out = NULL;
+    if (!ctx || !res || res->ctx != ctx)
+        return GLANCE_EOPTION; /* the page's fonts are its own context's */
     glance_shot_options defaults;
     if (!opts) {
         glance_shot_options_default(&defaults);
@@ -478,8 +483,8 @@ static glance_status shot_surface(glance_result *res, const glance_shot_options 
     double h0 = res->window_h, h1 = dom_doc_height(res->dom), page_h;
     if (opts->full) {
         page_h = fmax(h0, h1);
-    } else if (res->gce_ran) {
-        page_h = res->gce.fia.h;
+    } else if (result_gce(res)) {
+        page_h = result_gce(res)->gce.fia.h;
     } else {
         gce_params p;
         gce_params_default(&p);
@@ -508,15 +513,15 @@ static glance_status shot_surface(glance_result *res, const glance_shot_options 
     if (rs == RENDER_OK && opts->overlay) {
         labels ls = {.w = w, .h = h};
         cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
-        if (res->gce_ran)
-            draw_grid(cr, &res->gce, w, &ls, opts->full, h0);
+        if (result_gce(res))
+            draw_grid(cr, &result_gce(res)->gce, w, &ls, opts->full, h0);
         if (res->status == GLANCE_OK && res->chosen)
             answer_outline(cr, res->chosen->box, &ls);
-        if (res->gce_ran)
+        if (result_gce(res))
             draw_gce(cr, res, &ls);
-        if (res->status == GLANCE_OK && res->chosen && res->method != GLANCE_METHOD_GCE) {
+        if (res->status == GLANCE_OK && res->chosen && res->answered != &method_gce) {
             char text[64];
-            snprintf(text, sizeof text, "answer: %s", glance_method_name(res->method));
+            snprintf(text, sizeof text, "answer: %s", res->answered ? res->answered->name : "?");
             mark_label(cr, &ls, res->chosen->box.y, res->chosen->box.x,
                        res->chosen->box.y - ANSWER_WIDTH - LABEL_H, text, "the answer", ANSWER);
         }
@@ -542,58 +547,43 @@ static glance_status shot_surface(glance_result *res, const glance_shot_options 
     return GLANCE_OK;
 }
 
-typedef struct buffer {
-    unsigned char *data;
-    size_t len, cap;
-} buffer;
-
+/* cairo's PNG writer into a buffer. */
 static cairo_status_t append(void *closure, const unsigned char *data, unsigned int len)
 {
-    buffer *b = closure;
-    if (b->len + len > b->cap) {
-        size_t cap = b->cap ? b->cap : 65536;
-        while (cap < b->len + len)
-            cap *= 2;
-        unsigned char *p = realloc(b->data, cap);
-        if (!p)
-            return CAIRO_STATUS_NO_MEMORY;
-        b->data = p;
-        b->cap = cap;
-    }
-    memcpy(b->data + b->len, data, len);
-    b->len += len;
-    return CAIRO_STATUS_SUCCESS;
+    base_buf *b = closure;
+    base_buf_add(b, (const char *)data, len);
+    return b->oom ? CAIRO_STATUS_NO_MEMORY : CAIRO_STATUS_SUCCESS;
 }
 
-glance_status glance_result_shot_png(glance_result *res, const glance_shot_options *opts,
-                                     unsigned char **png, size_t *len)
+glance_status glance_result_shot_png(glance_context *ctx, glance_result *res,
+                                     const glance_shot_options *opts, unsigned char **png,
+                                     size_t *len)
 {
     *png = NULL;
     *len = 0;
     cairo_surface_t *s;
-    glance_status st = shot_surface(res, opts, &s);
+    glance_status st = shot_surface(ctx, res, opts, &s);
     if (st != GLANCE_OK)
         return st;
-    buffer b = {0};
+    base_buf b = BASE_BUF_INIT;
     cairo_status_t cs = cairo_surface_write_to_png_stream(s, append, &b);
     cairo_surface_destroy(s);
     if (cs != CAIRO_STATUS_SUCCESS) {
-        free(b.data);
+        base_buf_free(&b);
         return GLANCE_ENOMEM;
     }
-    *png = b.data;
-    *len = b.len;
-    return GLANCE_OK;
+    *png = (unsigned char *)base_buf_take(&b, len);
+    return *png ? GLANCE_OK : GLANCE_ENOMEM;
 }
 
-glance_status glance_result_shot(glance_result *res, const glance_shot_options *opts,
-                                 const char *png_path)
+glance_status glance_result_shot(glance_context *ctx, glance_result *res,
+                                 const glance_shot_options *opts, const char *png_path)
 {
     if (!png_path)
         return GLANCE_EOPTION;
     unsigned char *png;
     size_t len;
-    glance_status st = glance_result_shot_png(res, opts, &png, &len);
+    glance_status st = glance_result_shot_png(ctx, res, opts, &png, &len);
     if (st != GLANCE_OK)
         return st;
     FILE *f = fopen(png_path, "wb");

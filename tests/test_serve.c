@@ -420,8 +420,8 @@ static void test_extract_post(void **state)
     assert_int_equal(httpd_hits(up, "/css/posted.css"), before + 1);
 
     /* No body; a body over the limit; POST elsewhere. */
-    assert_error(call("/extract", "", 0, "text/html"), 400, "bad_input");
-    assert_error(call("/extract", big, BIG_LEN, "text/html"), 413, "too_big");
+    assert_error(call("/extract", "", 0, "text/html"), 400, "badinput");
+    assert_error(call("/extract", big, BIG_LEN, "text/html"), 413, "toobig");
     assert_error(call("/read", linked_page, sizeof linked_page - 1, "text/html"), 405, "method");
     /* A base the policy refuses: its stylesheet is skipped, the page is
      * still read (a stylesheet is never fatal). */
@@ -450,30 +450,30 @@ static void test_shot(void **state)
 static void test_errors(void **state)
 {
     char *u;
-    assert_error(get("/extract"), 400, "bad_url");
-    assert_error(get("/read?url=ftp%%3A%%2F%%2Fexample.org%%2F"), 400, "bad_url");
-    assert_error(get("/extract?url=not%%20a%%20url"), 400, "bad_url");
+    assert_error(get("/extract"), 400, "badurl");
+    assert_error(get("/read?url=ftp%%3A%%2F%%2Fexample.org%%2F"), 400, "badurl");
+    assert_error(get("/extract?url=not%%20a%%20url"), 400, "badurl");
     u = up_url("/article.html");
-    assert_error(get("/read?url=%s&window=10x10", u), 400, "bad_option");
-    assert_error(get("/read?url=%s&window=wide", u), 400, "bad_option");
-    assert_error(get("/shot?url=%s&window=7680x4320", u), 400, "bad_option"); /* 265 MB of PNG */
+    assert_error(get("/read?url=%s&window=10x10", u), 400, "badoption");
+    assert_error(get("/read?url=%s&window=wide", u), 400, "badoption");
+    assert_error(get("/shot?url=%s&window=7680x4320", u), 400, "badoption"); /* 265 MB of PNG */
     free(u);
     /* The address policy: the allow-list names 127.0.0.1:PORT exactly, so
      * another port, a redirect from the allowed upstream to another port
      * and a private address are refused. */
-    assert_error(get("/extract?url=http%%3A%%2F%%2F127.0.0.1%%3A1%%2F"), 403, "address_refused");
+    assert_error(get("/extract?url=http%%3A%%2F%%2F127.0.0.1%%3A1%%2F"), 403, "addressrefused");
     u = up_url("/to-private");
-    assert_error(get("/read?url=%s", u), 403, "address_refused");
+    assert_error(get("/read?url=%s", u), 403, "addressrefused");
     free(u);
-    assert_error(get("/shot?url=http%%3A%%2F%%2F192.168.1.1%%2F"), 403, "address_refused");
+    assert_error(get("/shot?url=http%%3A%%2F%%2F192.168.1.1%%2F"), 403, "addressrefused");
     u = up_url("/links.html");
-    assert_error(get("/extract?url=%s", u), 422, "no_content");
+    assert_error(get("/extract?url=%s", u), 422, "nocontent");
     free(u);
     u = up_url("/gone.html");
-    assert_error(get("/read?url=%s", u), 502, "fetch_failed");
+    assert_error(get("/read?url=%s", u), 502, "fetch");
     free(u);
     u = up_url("/big.html");
-    assert_error(get("/extract?url=%s", u), 413, "too_big");
+    assert_error(get("/extract?url=%s", u), 413, "toobig");
     free(u);
     /* --budget 3: the upstream that hangs is given up on at 3 s. */
     struct timespec t0, t1;
@@ -484,7 +484,7 @@ static void test_errors(void **state)
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double s = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
     assert_true(s > 2.5 && s < 6);
-    assert_error(get("/nowhere"), 404, "not_found");
+    assert_error(get("/nowhere"), 404, "notfound");
     assert_error(call("/healthz", "x", 1, "text/plain"), 405, "method");
 }
 

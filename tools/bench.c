@@ -2,7 +2,6 @@
  * other extractors' output files on the same measures. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +16,7 @@
 #include "tools/cli.h"
 #include "tools/corpus.h"
 #include "tools/fidelity.h"
+#include "tools/options.h"
 #include "tools/pool.h"
 #include "tools/progress.h"
 
@@ -34,10 +34,10 @@ static void usage_bench(FILE *f)
           "(optionally wrapped as {\"version\", \"output\"}) instead.\n"
           "\n"
           "options:\n"
-          "  --method NAME    extractor: auto, gce, bte, nodechar, xpath or danag\n"
-          "                   (default auto)\n"
+          "  --method NAME    what answers (default auto; glance extract --help)\n"
           "  --window WxH     window size (default 1920x1080)\n"
-          "  --no-flex-grid   lay flex and grid out as litehtml 0.6 alone does\n"
+          "  --KEY VALUE      any option of glance extract (--no-flex-grid, --gce.alpha 2.5,\n"
+          "                   --set danag.gap=10, ...)\n"
           "  --jobs N         pages in parallel, one document each (default 1)\n"
           "  --out FILE       write every page's text, status, timings and scores,\n"
           "                   as a file --score reads back\n"
@@ -72,6 +72,7 @@ typedef struct bench_run {
     size_t n;
     json_object *truth;
     const glance_options *opt;
+    size_t max_bytes;      /* a page's, as the options' max_input_bytes */
     const char *boxes_dir; /* --boxes-dir; NULL: litehtml's boxes only */
     int fidelity;
     page_out *out;
@@ -104,24 +105,24 @@ static int bench_page(void *arg, glance_context *ctx, size_t i)
     char why[512], *html = NULL;
     size_t len = 0;
     double t0 = progress_now_ms();
-    if (corpus_read(pg, run->opt->max_input_bytes, &html, &len, why, sizeof why) != 0) {
+    if (corpus_read(pg, run->max_bytes, &html, &len, why, sizeof why) != 0) {
         o->status = GLANCE_EIO;
         o->message = strdup(why);
     } else {
         glance_result *res = NULL;
         glance_geometry *geo = NULL;
-        glance_options opt = *run->opt;
+        glance_options *opt = NULL; /* the run's, with this page's boxes */
         if (run->boxes_dir) {
             glance_status gs = fidelity_read_boxes(run->boxes_dir, pg->id, &geo, why, sizeof why);
             if (gs != GLANCE_OK)
                 o->fid.error = strdup(why);
-            else if (!run->fidelity)
-                opt.geometry = geo;
+            else if (!run->fidelity && (opt = glance_options_copy(run->opt)))
+                glance_options_set_geometry(opt, geo);
         }
         if (run->boxes_dir && !geo && !run->fidelity)
             o->status = GLANCE_EIO; /* no boxes to run on: an error, not litehtml's */
         else
-            o->status = glance_extract(ctx, html, len, &opt, &res);
+            o->status = glance_extract(ctx, html, len, opt ? opt : run->opt, &res);
         double wall = progress_now_ms() - t0; /* reading and decompressing included */
         if (!res && o->status == GLANCE_EIO) {
             o->message = strdup(o->fid.error ? o->fid.error : "no boxes");
@@ -143,10 +144,11 @@ static int bench_page(void *arg, glance_context *ctx, size_t i)
             }
             /* After the bench took its answer: measuring may run GCE again. */
             if (geo && run->fidelity && (o->status == GLANCE_OK || o->status == GLANCE_ENOCONTENT) &&
-                fidelity_measure(ctx, html, len, &opt, res, geo, &o->fid) != 0 && !o->fid.error)
+                fidelity_measure(ctx, html, len, run->opt, res, geo, &o->fid) != 0 && !o->fid.error)
                 o->fid.error = strdup("out of memory");
             glance_result_free(res);
         }
+        glance_options_free(opt);
         glance_geometry_free(geo);
         free(html);
     }
@@ -310,64 +312,92 @@ static int write_out(const char *path, const bench_run *run, const eval_scores *
     return rc;
 }
 
+static int run_bench(glance_options *opt, const char *method, const char *window,
+                     const char *pages_dir, const char *truth_path, const char *out_path,
+                     const char *score_path, const char *boxes_dir, int fidelity, int jobs);
+
 int cmd_bench(int argc, char **argv)
 {
-    enum { O_PAGES = 256, O_TRUTH, O_METHOD, O_WINDOW, O_JOBS, O_OUT, O_SCORE, O_PLAIN, O_BOXES, O_FIDELITY };
-    static const struct option longs[] = {
-        {"pages", required_argument, NULL, O_PAGES},   {"truth", required_argument, NULL, O_TRUTH},
-        {"method", required_argument, NULL, O_METHOD}, {"window", required_argument, NULL, O_WINDOW},
-        {"jobs", required_argument, NULL, O_JOBS},     {"out", required_argument, NULL, O_OUT},
-        {"score", required_argument, NULL, O_SCORE},   {"no-flex-grid", no_argument, NULL, O_PLAIN},
-        {"boxes-dir", required_argument, NULL, O_BOXES}, {"fidelity", no_argument, NULL, O_FIDELITY},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
-    const char *pages_dir = NULL, *truth_path = NULL, *method = "auto", *out_path = NULL,
-               *score_path = NULL, *boxes_dir = NULL;
-    int fidelity = 0;
-    glance_options opt;
-    glance_options_default(&opt);
-    opt.offline = 1; /* saved pages, scored as saved: no stylesheet from the web */
-    double jobs_d = 1;
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
-        int bad = 0;
-        switch (c) {
-        case O_PAGES: pages_dir = optarg; break;
-        case O_TRUTH: truth_path = optarg; break;
-        case O_METHOD: method = optarg; break;
-        case O_WINDOW: bad = cli_parse_pair(optarg, &opt.window_w, &opt.window_h); break;
-        case O_JOBS:
-            bad = cli_parse_double(optarg, &jobs_d) || jobs_d < 1 || jobs_d > 256 ||
-                  jobs_d != floor(jobs_d);
-            break;
-        case O_OUT: out_path = optarg; break;
-        case O_SCORE: score_path = optarg; break;
-        case O_PLAIN: opt.flex_grid = 0; break;
-        case O_BOXES: boxes_dir = optarg; break;
-        case O_FIDELITY: fidelity = 1; break;
-        case 'h': usage_bench(stdout); return 0;
-        default: usage_bench(stderr); return EXIT_USAGE;
+    const char *pages_dir = NULL, *truth_path = NULL, *out_path = NULL, *score_path = NULL,
+               *boxes_dir = NULL;
+    int fidelity = 0, jobs = 1, code = EXIT_USAGE;
+    glance_options *opt = glance_options_new();
+    /* Saved pages, scored as saved: no stylesheet from the web. */
+    if (!opt || glance_options_set(opt, "offline", "on") != GLANCE_OK) {
+        fprintf(stderr, "glance bench: out of memory\n");
+        glance_options_free(opt);
+        return EXIT_INTERNAL;
+    }
+    static const char *const valued[] = {"--pages", "--truth", "--jobs", "--out", "--score", "--boxes-dir"};
+    const char **slots[] = {&pages_dir, &truth_path, NULL, &out_path, &score_path, &boxes_dir};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        size_t v = 0;
+        while (v < sizeof valued / sizeof valued[0] && strcmp(a, valued[v]) != 0)
+            v++;
+        if (v < sizeof valued / sizeof valued[0]) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "glance bench: %s needs a value\n", a);
+                goto out;
+            }
+            const char *val = argv[++i];
+            double d;
+            if (!slots[v] && (cli_parse_double(val, &d) || d < 1 || d > 256 || d != floor(d))) {
+                fprintf(stderr, "glance bench: bad value '%s' for --jobs (1 to 256)\n", val);
+                goto out;
+            }
+            if (slots[v])
+                *slots[v] = val;
+            else
+                jobs = (int)d;
+            continue;
         }
-        if (bad) {
-            fprintf(stderr, "glance bench: bad value '%s' for --%s\n", optarg,
-                    longs[c - O_PAGES].name);
-            return EXIT_USAGE;
+        if (strcmp(a, "--fidelity") == 0) {
+            fidelity = 1;
+            continue;
+        }
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            usage_bench(stdout);
+            code = 0;
+            goto out;
+        }
+        int r = cli_option("bench", opt, argc, argv, &i);
+        if (r < 0)
+            goto out;
+        if (r == 0) {
+            cli_bad_flag("bench", a);
+            goto out;
         }
     }
-    if (optind < argc || !truth_path || (!pages_dir == !score_path)) {
+    if (!truth_path || (!pages_dir == !score_path)) {
         fprintf(stderr, "glance bench: give --truth and one of --pages or --score\n");
         usage_bench(stderr);
-        return EXIT_USAGE;
+        goto out;
     }
     if ((fidelity && !boxes_dir) || (boxes_dir && score_path)) {
         fprintf(stderr, "glance bench: --fidelity needs --boxes-dir, and both need --pages\n");
-        return EXIT_USAGE;
+        goto out;
     }
-    if (glance_method_from_name(method, &opt.method) != 0) {
-        fprintf(stderr, "glance bench: unknown method '%s' (known: auto, gce, bte, nodechar, xpath, danag)\n", method);
-        return EXIT_USAGE;
+    char *method = glance_options_get(opt, "method"), *window = glance_options_get(opt, "window");
+    if (!method || !window) {
+        fprintf(stderr, "glance bench: out of memory\n");
+        code = EXIT_INTERNAL;
+    } else {
+        code = run_bench(opt, method, window, pages_dir, truth_path, out_path, score_path,
+                         boxes_dir, fidelity, jobs);
     }
+    free(method);
+    free(window);
+out:
+    glance_options_free(opt);
+    return code;
+}
+
+/* The bench itself, on parsed options. */
+static int run_bench(glance_options *opt, const char *method, const char *window,
+                     const char *pages_dir, const char *truth_path, const char *out_path,
+                     const char *score_path, const char *boxes_dir, int fidelity, int jobs)
+{
     if (score_path)
         return score_file(score_path, truth_path);
 
@@ -393,10 +423,12 @@ int cmd_bench(int argc, char **argv)
         json_object_put(troot);
         return EXIT_BADINPUT;
     }
-    bench_run run = {.pages = pages, .n = n, .truth = truth, .opt = &opt, .boxes_dir = boxes_dir,
+    char *limit = glance_options_get(opt, "max_input_bytes");
+    bench_run run = {.pages = pages, .n = n, .truth = truth, .opt = opt, .boxes_dir = boxes_dir,
+                     .max_bytes = limit ? (size_t)strtoull(limit, NULL, 10) : (size_t)64 << 20,
                      .fidelity = fidelity};
+    free(limit);
     run.out = calloc(n, sizeof *run.out);
-    int jobs = (int)jobs_d;
     if (!run.out) {
         fprintf(stderr, "glance bench: out of memory\n");
         return EXIT_INTERNAL;
@@ -441,8 +473,8 @@ int cmd_bench(int argc, char **argv)
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
 
-    printf("glance bench: %zu pages of %s, method %s, window %dx%d, jobs %d\n", n, pages_dir,
-           method, opt.window_w, opt.window_h, jobs);
+    printf("glance bench: %zu pages of %s, method %s, window %s, jobs %d\n", n, pages_dir,
+           method, window, jobs);
     if (boxes_dir)
         printf("boxes: the pages with boxes in %s (%zu without left out), on %s boxes\n", boxes_dir,
                without_boxes, fidelity ? "litehtml's" : "the browser's");

@@ -2,8 +2,10 @@
  * statuses. */
 #include "tools/cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,3 +93,119 @@ void cli_free_list(char **items, int n)
     free(items);
 }
 
+
+const char cli_exit_usage[] =
+    "\n"
+    "exit status: 0 content printed, 1 no main content found, 2 usage error,\n"
+    "3 bad input (unreadable, empty, binary, over a limit, not an http(s) URL),\n"
+    "4 internal error, 5 the page could not be fetched (network, HTTP error,\n"
+    "timeout, address refused, too many redirects).\n";
+
+void cli_bad_flag(const char *cmd, const char *flag)
+{
+    fprintf(stderr, "glance %s: unknown option '%s' (glance %s --help lists them)\n", cmd, flag, cmd);
+}
+
+int cli_load_geometry(const char *path, glance_options *o, int window_given, glance_geometry **geo)
+{
+    char why[600];
+    glance_status gs = glance_geometry_read_file(path, geo, why, sizeof why);
+    if (gs != GLANCE_OK) {
+        fprintf(stderr, "glance: --geometry %s\n", why);
+        return cli_exit_for(gs);
+    }
+    if (!window_given) {
+        int w, h;
+        char win[64];
+        glance_geometry_window(*geo, &w, &h);
+        snprintf(win, sizeof win, "%dx%d", w, h);
+        if (glance_options_set(o, "window", win) != GLANCE_OK) {
+            fprintf(stderr, "glance: --geometry %s: %s\n", path, glance_options_error(o));
+            glance_geometry_free(*geo);
+            *geo = NULL;
+            return EXIT_USAGE;
+        }
+    }
+    glance_options_set_geometry(o, *geo);
+    return 0;
+}
+
+/* Reads standard input whole, up to `limit` bytes (one more tells the
+ * library it was over). */
+static int read_stdin(size_t limit, char **buf, size_t *len)
+{
+    size_t cap = 65536, n = 0;
+    char *b = malloc(cap);
+    if (!b)
+        return -1;
+    for (;;) {
+        if (n == cap) {
+            if (cap > limit)
+                break;
+            char *nb = realloc(b, cap * 2);
+            if (!nb) {
+                free(b);
+                return -1;
+            }
+            b = nb;
+            cap *= 2;
+        }
+        size_t got = fread(b + n, 1, cap - n, stdin);
+        n += got;
+        if (got == 0) {
+            if (ferror(stdin)) {
+                free(b);
+                return -1;
+            }
+            break;
+        }
+    }
+    *buf = b;
+    *len = n;
+    return 0;
+}
+
+/* "scheme://...": a URL (glance_extract_url says which schemes it takes). */
+static int looks_like_url(const char *s)
+{
+    size_t n = 0;
+    if (!isalpha((unsigned char)s[0]))
+        return 0;
+    while (isalnum((unsigned char)s[n]) || s[n] == '+' || s[n] == '-' || s[n] == '.')
+        n++;
+    return strncmp(s + n, "://", 3) == 0;
+}
+
+glance_status cli_load_page(glance_context *ctx, const char *path, const glance_options *o,
+                            glance_result **res)
+{
+    glance_status st;
+    *res = NULL;
+    if (strcmp(path, "-") == 0) {
+        char *buf = NULL, *limit = glance_options_get(o, "max_input_bytes");
+        size_t len = 0;
+        int rc = read_stdin(limit ? (size_t)strtoull(limit, NULL, 10) : (size_t)64 << 20, &buf, &len);
+        free(limit);
+        if (rc != 0) {
+            fprintf(stderr, "glance: cannot read standard input\n");
+            return GLANCE_EIO;
+        }
+        st = glance_extract(ctx, buf, len, o, res);
+        free(buf);
+    } else if (looks_like_url(path)) {
+        st = glance_extract_url(ctx, path, o, res);
+    } else {
+        st = glance_extract_file(ctx, path, o, res);
+    }
+    /* A stylesheet that could not be fetched is no error, but the layout
+     * may show it. */
+    for (int i = 0; *res && i < glance_result_stylesheet_count(*res); i++) {
+        const char *err, *url = glance_result_stylesheet(*res, i, &err);
+        if (err)
+            fprintf(stderr, "glance: warning: stylesheet %s skipped: %s\n", url, err);
+    }
+    if (st != GLANCE_OK)
+        fprintf(stderr, "glance: %s: %s\n", strcmp(path, "-") ? path : "stdin",
+                glance_result_message(*res, st));
+    return st;
+}

@@ -24,9 +24,29 @@ void cli_free_list(char **items, int n);
 /* The exit status for a glance status. */
 int cli_exit_for(glance_status st);
 
-/* The commands. */
+/* The exit statuses as --help states them. */
+extern const char cli_exit_usage[];
+
+/* "glance CMD: unknown option '-x' (glance CMD --help lists them)" */
+void cli_bad_flag(const char *cmd, const char *flag);
+
+/* Reads a browser's boxes for --geometry into *geo and sets them on the
+ * options, with their window unless window_given; 0, or an exit status
+ * after a line on stderr. */
+int cli_load_geometry(const char *path, glance_options *o, int window_given, glance_geometry **geo);
+
+/* Extracts `path`: "-" for standard input, a URL, or a file. Warns on
+ * stderr of each stylesheet skipped, and says on stderr why when the
+ * status is not GLANCE_OK. *res as glance_extract gives it. */
+glance_status cli_load_page(glance_context *ctx, const char *path, const glance_options *o,
+                            glance_result **res);
+
+/* The commands, one file each. */
+int cmd_extract(int argc, char **argv);
+int cmd_shot(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
-int cmd_serve(int argc, char **argv); /* tools/serve.c */
+int cmd_serve(int argc, char **argv);
+int cmd_options(int argc, char **argv);
 
 #endif

@@ -52,11 +52,16 @@ static int gce_node(glance_result *res, const glance_options *opt, char **xpath)
 {
     *xpath = NULL;
     glance_status st = glance_result_status(res);
-    if (opt->method != GLANCE_METHOD_GCE) {
-        glance_options o = *opt;
-        o.method = GLANCE_METHOD_GCE;
-        st = glance_result_rerun(res, &o);
+    char *method = glance_options_get(opt, "method");
+    if (!method)
+        return -1;
+    if (strcmp(method, "gce") != 0) {
+        glance_options *o = glance_options_copy(opt);
+        st = !o || glance_options_set(o, "method", "gce") != GLANCE_OK ? GLANCE_ENOMEM
+                                                                        : glance_result_rerun(res, o);
+        glance_options_free(o);
     }
+    free(method);
     if (st == GLANCE_ENOMEM)
         return -1;
     if (st == GLANCE_OK && !(*xpath = strdup(glance_result_xpath(res))))
@@ -85,19 +90,24 @@ int fidelity_measure(glance_context *ctx, const char *html, size_t len, const gl
     if (gce_node(res, opt, &out->gce_litehtml) != 0)
         return -1;
 
-    glance_options o = *opt;
-    o.geometry = geo;
-    glance_result *r2 = NULL;
-    out->browser_status = glance_extract(ctx, html, len, &o, &r2);
-    if (!r2)
+    glance_options *o = glance_options_copy(opt);
+    if (!o)
         return -1;
+    glance_options_set_geometry(o, geo);
+    glance_result *r2 = NULL;
+    out->browser_status = glance_extract(ctx, html, len, o, &r2);
+    if (!r2) {
+        glance_options_free(o);
+        return -1;
+    }
     int rc = 0;
     if (out->browser_status == GLANCE_OK && !(out->browser_text = strdup(glance_result_text(r2))))
         rc = -1;
     out->unmatched = glance_result_geometry(r2).unmatched;
     if (rc == 0 && (out->browser_status == GLANCE_OK || out->browser_status == GLANCE_ENOCONTENT))
-        rc = gce_node(r2, &o, &out->gce_browser);
+        rc = gce_node(r2, o, &out->gce_browser);
     glance_result_free(r2);
+    glance_options_free(o);
     out->done = rc == 0;
     return rc;
 }

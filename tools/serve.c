@@ -234,29 +234,6 @@ static enum MHD_Result respond(req *r, int code, const char *ctype, char *body, 
     return ret;
 }
 
-static const char *status_token(glance_status st)
-{
-    switch (st) {
-    case GLANCE_OK: return "ok";
-    case GLANCE_ENOCONTENT: return "no_content";
-    case GLANCE_EINPUT: return "bad_input";
-    case GLANCE_ETOOBIG: return "too_big";
-    case GLANCE_EOPTION: return "bad_option";
-    case GLANCE_EIO: return "io";
-    case GLANCE_ENOMEM: return "no_memory";
-    case GLANCE_ELAYOUT: return "layout";
-    case GLANCE_EFONTS: return "fonts";
-    case GLANCE_EURL: return "bad_url";
-    case GLANCE_EFETCH: return "fetch_failed";
-    case GLANCE_ETIMEOUT: return "timeout";
-    case GLANCE_EADDR: return "address_refused";
-    case GLANCE_EREDIRECTS: return "too_many_redirects";
-    case GLANCE_EOFFLINE: return "offline";
-    case GLANCE_ECOSTLY: return "too_costly";
-    }
-    return "unknown";
-}
-
 /* The HTTP status that fits a glance status. */
 static int http_code_for(glance_status st)
 {
@@ -346,7 +323,7 @@ static void reader_page(req *r, glance_result *res)
     sb_puts(&s, "\n</article>\n</main>\n</body></html>\n");
     if (s.oom) {
         free(s.b);
-        set_error(r, 500, "no_memory", "out of memory");
+        set_error(r, 500, "nomem", "out of memory");
         return;
     }
     r->code = 200;
@@ -363,61 +340,65 @@ static void run_job(server *srv, glance_context *ctx, req *r)
         r->retry_after = 1;
         return;
     }
-    glance_options o;
-    glance_options_default(&o);
-    o.window_w = r->window_w;
-    o.window_h = r->window_h;
-    o.max_input_bytes = srv->max_bytes;
-    o.timeout_ms = (long)left;
+    glance_options *o = glance_options_new();
+    char win[64], bytes[32], ms[32], cms[32];
+    snprintf(win, sizeof win, "%dx%d", r->window_w, r->window_h);
+    snprintf(bytes, sizeof bytes, "%zu", srv->max_bytes);
     /* Layout and extraction get as long again at most (the library counts
      * their budget from the end of the fetch). */
-    o.time_budget_ms = (long)left;
-    if (o.connect_timeout_ms > o.timeout_ms)
-        o.connect_timeout_ms = o.timeout_ms;
+    snprintf(ms, sizeof ms, "%ldms", (long)left);
+    snprintf(cms, sizeof cms, "%ldms", (long)left < 10000 ? (long)left : 10000L);
     /* The address policy, with the exact addresses the operator allowed
      * (--allow-host): checked on every connection, redirects and
      * stylesheets included. */
-    o.public_only = 1;
-    o.allow_addrs = srv->allow_addrs;
+    if (!o || glance_options_set(o, "window", win) || glance_options_set(o, "max_input_bytes", bytes) ||
+        glance_options_set(o, "timeout", ms) || glance_options_set(o, "time_budget", ms) ||
+        glance_options_set(o, "connect_timeout", cms) || glance_options_set(o, "public_only", "on") ||
+        (srv->allow_addrs && glance_options_set(o, "allow_addrs", srv->allow_addrs))) {
+        glance_options_free(o);
+        set_error(r, 500, "nomem", "out of memory");
+        return;
+    }
     glance_result *res = NULL;
     glance_status st;
     if (r->post)
-        st = glance_extract_page(ctx, r->body, r->len, r->charset, r->base, &o, &res);
+        st = glance_extract_page(ctx, r->body, r->len, r->charset, r->base, o, &res);
     else
-        st = glance_extract_url(ctx, r->url, &o, &res);
+        st = glance_extract_url(ctx, r->url, o, &res);
+    glance_options_free(o);
     if (!res) {
-        set_error(r, 500, "no_memory", "out of memory");
+        set_error(r, 500, "nomem", "out of memory");
         return;
     }
     if (r->ep == EP_SHOT && (st == GLANCE_OK || st == GLANCE_ENOCONTENT)) {
         /* A page GCE found nothing on is worth seeing too. */
         unsigned char *png = NULL;
         size_t len = 0;
-        glance_status ss = glance_result_shot_png(res, NULL, &png, &len);
+        glance_status ss = glance_result_shot_png(ctx, res, NULL, &png, &len);
         if (ss == GLANCE_OK) {
             r->code = 200;
             r->ctype = "image/png";
             r->out = (char *)png;
             r->out_len = len;
         } else {
-            set_error(r, http_code_for(ss) == 400 ? 500 : http_code_for(ss), status_token(ss),
+            set_error(r, http_code_for(ss) == 400 ? 500 : http_code_for(ss), glance_status_name(ss),
                       glance_result_message(res, ss));
         }
     } else if (st != GLANCE_OK) {
-        set_error(r, http_code_for(st), status_token(st), glance_result_message(res, st));
+        set_error(r, http_code_for(st), glance_status_name(st), glance_result_message(res, st));
     } else if (r->ep == EP_READ) {
         reader_page(r, res);
     } else {
         const char *j = glance_result_json(res);
         if (!j) {
-            set_error(r, 500, "no_memory", "out of memory");
+            set_error(r, 500, "nomem", "out of memory");
         } else {
             r->code = 200;
             r->ctype = "application/json";
             r->out = strdup(j);
             r->out_len = r->out ? strlen(j) : 0;
             if (!r->out)
-                set_error(r, 500, "no_memory", "out of memory");
+                set_error(r, 500, "nomem", "out of memory");
         }
     }
     glance_result_free(res);
@@ -618,7 +599,7 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const cha
              * is read. */
             const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
             if (cl && strtod(cl, NULL) > (double)srv->max_bytes)
-                return respond_error(r, 413, "too_big", "the body is over the server's limit", 0);
+                return respond_error(r, 413, "toobig", "the body is over the server's limit", 0);
             return MHD_YES; /* the body comes in the next calls */
         }
     }
@@ -666,11 +647,11 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const cha
         size_t len = 0;
         char *t = metrics_text(srv, &len);
         if (!t)
-            return respond_error(r, 500, "no_memory", "out of memory", 0);
+            return respond_error(r, 500, "nomem", "out of memory", 0);
         return respond(r, 200, "text/plain; version=0.0.4; charset=utf-8", t, len, 0);
     }
     case EP_OTHER:
-        return respond_error(r, 404, "not_found", "no such endpoint: /read, /extract, /shot, /healthz, /metrics", 0);
+        return respond_error(r, 404, "notfound", "no such endpoint: /read, /extract, /shot, /healthz, /metrics", 0);
     default: break;
     }
     if (r->post && r->ep != EP_EXTRACT)
@@ -678,10 +659,10 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const cha
     if (!r->post && !get)
         return respond_error(r, 405, "method", "GET or POST", 0);
     if (r->too_big)
-        return respond_error(r, 413, "too_big", "the body is over the server's limit", 0);
+        return respond_error(r, 413, "toobig", "the body is over the server's limit", 0);
     const char *win = MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, "window");
     if (parse_window(win, &r->window_w, &r->window_h) != 0)
-        return respond_error(r, 400, "bad_option", "window must be WxH, 200x200 to 3840x2400", 0);
+        return respond_error(r, 400, "badoption", "window must be WxH, 200x200 to 3840x2400", 0);
     if (r->post) {
         const char *base = MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, "base");
         if (base && !(r->base = strdup(base)))
@@ -689,13 +670,13 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const cha
         r->charset = charset_of(MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
                                                             MHD_HTTP_HEADER_CONTENT_TYPE));
         if (!r->len)
-            return respond_error(r, 400, "bad_input", "POST /extract needs the page as its body", 0);
+            return respond_error(r, 400, "badinput", "POST /extract needs the page as its body", 0);
     } else {
         const char *u = MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, "url");
         if (!u || !*u)
-            return respond_error(r, 400, "bad_url", "the url parameter is missing", 0);
+            return respond_error(r, 400, "badurl", "the url parameter is missing", 0);
         if (strncasecmp(u, "http://", 7) != 0 && strncasecmp(u, "https://", 8) != 0)
-            return respond_error(r, 400, "bad_url", "not an http or https URL", 0);
+            return respond_error(r, 400, "badurl", "not an http or https URL", 0);
         if (!(r->url = strdup(u)))
             return MHD_NO;
     }

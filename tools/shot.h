@@ -9,17 +9,16 @@ typedef struct shot_cli {
     glance_shot_options opts;
 } shot_cli;
 
-/* The shot options, in the order of their getopt codes from `first` on. */
-enum { SHOT_OPT_SHOT, SHOT_OPT_FULL, SHOT_OPT_FIA, SHOT_OPT_NO_OVERLAY, SHOT_OPT_MAX_HEIGHT };
-
 void shot_cli_init(shot_cli *s);
-/* Takes one shot option (SHOT_OPT_*); 0, or -1 when its value is bad. */
-int shot_cli_option(shot_cli *s, int which, const char *arg);
+/* Tries argv[*i] as a shot option (--shot, --full, --fia, --no-overlay,
+ * --max-height): 1 taken (*i at the last argument used), 0 not one, -1 a
+ * bad value (said on stderr). */
+int shot_cli_option(shot_cli *s, int argc, char **argv, int *i);
 /* The usage lines of the shot options. */
 extern const char shot_cli_usage[];
 /* Writes the shot of `res` when one was asked for; 0, or an exit status
  * after a line on stderr. */
-int shot_cli_write(const shot_cli *s, glance_result *res);
+int shot_cli_write(const shot_cli *s, glance_context *ctx, glance_result *res);
 /* At exit, once the context is freed: cairo's static data handed back. */
 void shot_cli_done(const shot_cli *s);
 

@@ -58,22 +58,41 @@ typedef struct axes {
     int total;
 } axes;
 
-static void combo_params(const axes *ax, int combo, glance_options *o)
+/* The values of one combination. */
+typedef struct combo {
+    int window_w, window_h, grid_rows, grid_cols;
+    double alpha, beta, dw;
+} combo_values;
+
+static combo_values combo_at(const axes *ax, int k)
 {
-    int w = combo / ax->per_window, c = combo % ax->per_window;
+    int w = k / ax->per_window, c = k % ax->per_window;
     int d = c % ax->n_dw;
     c /= ax->n_dw;
     int b = c % ax->n_beta;
     c /= ax->n_beta;
     int a = c % ax->n_alpha;
     int g = c / ax->n_alpha;
-    o->window_w = ax->windows[w].rows;
-    o->window_h = ax->windows[w].cols;
-    o->grid_rows = ax->grids[g].rows;
-    o->grid_cols = ax->grids[g].cols;
-    o->alpha = ax->alpha[a];
-    o->beta = ax->beta[b];
-    o->dw = ax->dw[d];
+    return (combo_values){ax->windows[w].rows, ax->windows[w].cols, ax->grids[g].rows, ax->grids[g].cols,
+                   ax->alpha[a], ax->beta[b], ax->dw[d]};
+}
+
+/* The combination's values on the options (every one was checked when
+ * the lists were read); 0, or -1. */
+static int combo_params(const axes *ax, int k, glance_options *o)
+{
+    combo_values c = combo_at(ax, k);
+    char v[5][64];
+    snprintf(v[0], sizeof v[0], "%dx%d", c.window_w, c.window_h);
+    snprintf(v[1], sizeof v[1], "%dx%d", c.grid_rows, c.grid_cols);
+    snprintf(v[2], sizeof v[2], "%.17g", c.alpha);
+    snprintf(v[3], sizeof v[3], "%.17g", c.beta);
+    snprintf(v[4], sizeof v[4], "%.17g", c.dw);
+    static const char *const keys[5] = {"window", "gce.grid", "gce.alpha", "gce.beta", "gce.dw"};
+    for (int i = 0; i < 5; i++)
+        if (glance_options_set(o, keys[i], v[i]) != GLANCE_OK)
+            return -1;
+    return 0;
 }
 
 /* One page's scores: a score per distinct output, an index per combination. */
@@ -94,6 +113,7 @@ typedef struct sweep_run {
     const corpus_page *pages;
     size_t n;
     json_object *truth;
+    size_t max_bytes; /* a page's, as glance_options' max_input_bytes */
     page_scores *out;
 } sweep_run;
 
@@ -136,30 +156,43 @@ static int sweep_page(void *arg, glance_context *ctx, size_t i)
     ps->which = calloc((size_t)ax->total, sizeof *ps->which);
     if (!ps->which)
         return -1;
-    glance_options opt;
-    glance_options_default(&opt);
-    opt.method = GLANCE_METHOD_GCE; /* the parameters are GCE's */
-    opt.offline = 1;                /* saved pages, as saved: no stylesheet from the web */
+    glance_options *opt = glance_options_new();
+    /* The parameters are GCE's; saved pages, as saved: no stylesheet from
+     * the web. */
+    if (!opt || glance_options_set(opt, "method", "gce") != GLANCE_OK ||
+        glance_options_set(opt, "offline", "on") != GLANCE_OK) {
+        glance_options_free(opt);
+        return -1;
+    }
     char why[512], *html = NULL;
     size_t len = 0;
-    int readable = corpus_read(pg, opt.max_input_bytes, &html, &len, why, sizeof why) == 0;
+    int readable = corpus_read(pg, run->max_bytes, &html, &len, why, sizeof why) == 0;
     for (int w = 0; w < ax->n_windows; w++) {
         glance_result *res = NULL;
         for (int c = 0; c < ax->per_window; c++) {
             int combo = w * ax->per_window + c;
-            combo_params(ax, combo, &opt);
+            if (combo_params(ax, combo, opt) != 0) {
+                glance_result_free(res);
+                glance_options_free(opt);
+                free(html);
+                return -1;
+            }
             glance_status st = GLANCE_EIO;
             if (readable && c == 0)
-                st = glance_extract(ctx, html, len, &opt, &res);
+                st = glance_extract(ctx, html, len, opt, &res);
             else if (res)
-                st = glance_result_rerun(res, &opt);
-            if (!res && readable)
+                st = glance_result_rerun(res, opt);
+            if (!res && readable) {
+                glance_options_free(opt);
+                free(html);
                 return -1; /* out of memory */
+            }
             int ok = st == GLANCE_OK;
             const char *key = ok ? glance_result_xpath(res) : "";
             int k = score_for(ps, truth, key, ok ? glance_result_text(res) : "", ok);
             if (k < 0) {
                 glance_result_free(res);
+                glance_options_free(opt);
                 free(html);
                 return -1;
             }
@@ -167,6 +200,7 @@ static int sweep_page(void *arg, glance_context *ctx, size_t i)
         }
         glance_result_free(res);
     }
+    glance_options_free(opt);
     free(html);
     ps->ready = 1;
     return 0;
@@ -406,6 +440,15 @@ int cmd_sweep(int argc, char **argv)
     }
     ax.per_window = (int)per;
     ax.total = (int)per * ax.n_windows;
+    /* Every value in range, said before any page is laid out. */
+    glance_options *check = glance_options_new();
+    for (int k = 0; check && k < ax.total; k++)
+        if (combo_params(&ax, k, check) != 0) {
+            fprintf(stderr, "glance sweep: %s\n", glance_options_error(check));
+            glance_options_free(check);
+            return EXIT_USAGE;
+        }
+    glance_options_free(check);
 
     char why[512];
     json_object *troot;
@@ -423,7 +466,8 @@ int cmd_sweep(int argc, char **argv)
     }
     fprintf(stderr, "glance sweep: %zu pages x %d combinations (%d per window, %d layouts per page)\n",
             n, ax.total, ax.per_window, ax.n_windows);
-    sweep_run run = {.ax = &ax, .pages = pages, .n = n, .truth = truth};
+    sweep_run run = {.ax = &ax, .pages = pages, .n = n, .truth = truth,
+                     .max_bytes = (size_t)64 << 20};
     run.out = calloc(n, sizeof *run.out);
     int jobs = (int)jobs_d;
     eval_summary *sums = calloc((size_t)ax.total, sizeof *sums);
@@ -466,8 +510,7 @@ int cmd_sweep(int argc, char **argv)
                      "lcs_f1,lcs_f05,lcs_precision,lcs_recall,blocks_f1,blocks_f05,"
                      "blocks_precision,blocks_recall\n");
         for (int k = 0; k < ax.total; k++) {
-            glance_options o;
-            combo_params(&ax, k, &o);
+            combo_values o = combo_at(&ax, k);
             const eval_scores *s = &sc[k];
             fprintf(csv, "%dx%d,%dx%d,%g,%g,%g,%zu,%zu,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f\n",
                     o.window_w, o.window_h, o.grid_rows, o.grid_cols, o.alpha, o.beta, o.dw,
@@ -494,8 +537,7 @@ int cmd_sweep(int argc, char **argv)
         printf("%-10s %-6s %5s %5s %5s  %8s %7s %7s %9s %8s\n", "window", "grid", "alpha", "beta",
                "dw", "answered", "LCS F.5", "LCS F1", "blocks F.5", "shingle F1");
         for (int a = 0; a < ax.total && a < 10; a++) {
-            glance_options o;
-            combo_params(&ax, order[a], &o);
+            combo_values o = combo_at(&ax, order[a]);
             const eval_scores *s = &sc[order[a]];
             char win[24], grd[24];
             snprintf(win, sizeof win, "%dx%d", o.window_w, o.window_h);

@@ -1,0 +1,61 @@
+/* lib/: the options behind the opaque glance_options.
+ *
+ * Every option is a row of a parameter table (base/param.h): the page's
+ * own (window, limits, network: core_table here), auto's (lib/auto.h) and
+ * each method's (methods/: its descriptor's table, its block of
+ * params_size bytes here). The defaults, the checks, glance_options_set and
+ * _get, glance_option_describe (behind --help, the command's flags, serve's
+ * query parameters and the README's table) read the same rows. */
+#ifndef GLANCE_LIB_OPTIONS_H
+#define GLANCE_LIB_OPTIONS_H
+
+#include "glance.h"
+#include "lib/auto.h"
+#include "net/net.h"
+#include "render/render.h"
+
+/* Flags of a row, beyond base/'s (glance.h says the same). */
+enum {
+    OPT_LOCAL = GLANCE_OPTION_LOCAL, /* the operator's: files, network policy, identity */
+    OPT_LIMIT = GLANCE_OPTION_LIMIT  /* a bound: a server's client may only lower it */
+};
+
+/* The page's options, the fields of core_table. */
+typedef struct options_core {
+    render_opts render;   /* window, base_dir and the layout limits (its css
+                             fields are net's, copied per page) */
+    net_opts net;         /* the network, and max_page_bytes for any input */
+    int flex_grid;
+    int cleanup;
+    double cleanup_link_share;
+    long time_budget_ms;
+} options_core;
+
+/* What answers: auto, all, or one method of the registry. */
+typedef enum options_mode {
+    OPTIONS_AUTO = 0,
+    OPTIONS_ALL = 1,
+    OPTIONS_ONE = 2
+} options_mode;
+
+struct glance_options {
+    options_core core;
+    auto_params autop;
+    options_mode mode;
+    size_t method;                   /* with OPTIONS_ONE: the registry's index */
+    void **params;                   /* one block per method of the registry */
+    const glance_geometry *geometry; /* borrowed */
+    char error[320];                 /* why the last set was refused */
+};
+
+/* The block of parameters of the registry's method i. */
+static inline const void *options_method_params(const glance_options *o, size_t i)
+{
+    return o->params[i];
+}
+
+/* The options make sense together (what one row's range cannot say: the
+ * geometry's window is the layout's); 1, or 0 with the reason in `why`. */
+int options_valid(const glance_options *o, char *why, size_t cap);
+
+#endif

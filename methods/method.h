@@ -1,0 +1,127 @@
+/* methods/: the extractors as glance runs them, one descriptor each.
+ *
+ * A descriptor says everything the rest of glance needs to know about one
+ * method: its name, its parameters (a table: key, type, offset, range,
+ * default, one line of documentation; see base/param.h), how to run it on
+ * the shared laid-out tree, and what it reports in the JSON. The options,
+ * their defaults and checks, --help, the command-line flags, serve's query
+ * parameters and the README's table all come from these tables (lib/), and
+ * the result keeps one run record per method (lib/result.h), so adding a
+ * method is one file here and one line of registry.def.
+ *
+ * The algorithms themselves live in gce/ and extract/; a descriptor adapts
+ * one of them: its parameter struct is the algorithm's own (gce_params,
+ * extract_danag_params, ...), so no option is ever copied field by field.
+ */
+#ifndef GLANCE_METHODS_METHOD_H
+#define GLANCE_METHODS_METHOD_H
+
+#include <stddef.h>
+
+#include "base/param.h"
+#include "dom/dom.h"
+#include "extract/extract.h"
+#include "gce/gce.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct json_object;
+
+/* The page every method reads: the laid-out tree and what the pipeline
+ * made of it once. */
+typedef struct method_page {
+    dom_doc *dom;
+    const char *title;        /* the page's <title>, white space collapsed */
+    int window_w, window_h;   /* the window the page was laid out in */
+    extract_cleaner *cleaner; /* the clean-up inside an answer; NULL: off */
+} method_page;
+
+/* What a method answers: an element (GCE) or a span of the page's text
+ * (the others), its text and HTML after the clean-up, and why not when it
+ * found nothing. */
+typedef struct method_answer {
+    const dom_node *node;     /* the element answered, or the one that holds
+                                 the span; NULL when none */
+    const extract_span *span; /* the span the text came from (in the method's
+                                 state); NULL for an element's answer */
+    char *text, *html;        /* malloc'd; NULL when none */
+    const char *rule;         /* the rule that chose the element ("tag", "attr",
+                                 "diff" for GCE); NULL: none to tell */
+    double density;           /* with a rule: the element's score by it */
+    char why[256];            /* found nothing: why, without a prefix ("every
+                                 candidate is <body> ...") */
+} method_answer;
+
+void method_answer_free(method_answer *a);
+
+/* An element's text and HTML, without what the page's clean-up turns down.
+ * 0; 1 when no visible text is left (a->why says so); -1 out of memory. */
+int method_answer_node(const method_page *pg, const dom_node *node, method_answer *a);
+
+/* A span's text (its picked text nodes, without what the clean-up turns
+ * down) and that text as paragraphs of clean HTML; a->node is the element
+ * that holds it. 0; 1 when the clean-up left nothing (a->why says so); -1
+ * out of memory. */
+int method_answer_span(const method_page *pg, const extract_span *span, method_answer *a);
+
+/* The answer of a method that looked for a span: `r` as the extract_*
+ * functions return it (0 found, 1 none, with span->failure, -1 out of
+ * memory); when nothing is found, out->why is "TITLE: reason". 0, 1, -1
+ * as method_answer_span. */
+int method_answer_found_span(const method_page *pg, int r, const extract_span *span,
+                             const char *title, method_answer *out);
+
+typedef struct method_desc {
+    const char *name;      /* "gce": --method, the JSON, its parameters' prefix */
+    const char *title;     /* for people: "GCE", "node characteristics" */
+    const char *doc;       /* one line for --help and the README */
+    const char *json_key;  /* the key of its details in the JSON (usually name) */
+    /* Parameters: the table, whose keys start with "name.", and the size of
+     * the struct its offsets point into (the options keep one per method). */
+    const base_param *params;
+    size_t n_params;
+    size_t params_size;
+    /* The method's own state of one run (what it saw, for the JSON and the
+     * shot), zeroed before the run; freed with state_free (NULL: nothing
+     * to free). */
+    size_t state_size;
+    void (*state_free)(void *state);
+    /* Runs the method on the page: 0 answered (out's text non-empty), 1
+     * found nothing (out->why), -1 out of memory. `params` is a block of
+     * params_size bytes. */
+    int (*run)(const method_page *pg, const void *params, void *state, method_answer *out);
+    /* Its details in the JSON (json-c): what it saw and why it chose; NULL
+     * when it has none. */
+    struct json_object *(*details)(const method_page *pg, const void *state);
+} method_desc;
+
+/* The registry (registry.def): every method, in the order --help and the
+ * JSON list them. */
+extern const method_desc *const methods_all[];
+extern const size_t methods_count;
+
+/* The method called `name`; NULL when none. Its index in methods_all in
+ * *index when not NULL. */
+const method_desc *methods_find(const char *name, size_t *index);
+
+/* The descriptors lib/ names itself: GCE (the shot draws its reasoning)
+ * and BTE (auto weighs GCE's answer against it). */
+extern const method_desc method_gce, method_bte;
+
+/* GCE's state: the parameters it ran with (the window set from the page)
+ * and all it saw. */
+typedef struct method_gce_state {
+    gce_params params;
+    gce_result gce;
+} method_gce_state;
+
+/* The JSON of a span: found, score, first and last text nodes, failure. */
+struct json_object *method_span_json(dom_doc *dom, const extract_span *span);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,50 @@
+/* tools/: the glance command: one verb per file (extract.c, shot.c,
+ * bench.c, sweep.c, serve/). */
+#include <stdio.h>
+#include <string.h>
+
+#include "glance.h"
+#include "tools/cli.h"
+
+static void usage(FILE *f)
+{
+    fputs("usage: glance COMMAND [options]\n"
+          "\n"
+          "commands:\n"
+          "  extract FILE|URL|-  the main content of one page (glance extract --help)\n"
+          "  shot FILE|URL|- -o OUT.png  the page painted, GCE's reasoning on it (glance shot --help)\n"
+          "  bench            accuracy and speed over a corpus (glance bench --help)\n"
+          "  sweep            window sizes and GCE parameters over a corpus (glance sweep --help)\n"
+          "  serve            the reader-mode backend over HTTP (glance serve --help)\n"
+          "  options          every option of the library, as a Markdown table\n",
+          f);
+}
+
+int main(int argc, char **argv)
+{
+    static const struct {
+        const char *name;
+        int (*fn)(int, char **);
+    } commands[] = {
+        {"extract", cmd_extract}, {"shot", cmd_shot},   {"bench", cmd_bench},
+        {"sweep", cmd_sweep},     {"serve", cmd_serve}, {"options", cmd_options},
+    };
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("glance %s\n", GLANCE_VERSION);
+        return 0;
+    }
+    if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "glance: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return EXIT_USAGE;
+}
