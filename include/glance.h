@@ -27,7 +27,7 @@
 extern "C" {
 #endif
 
-#define GLANCE_VERSION "0.1.0"
+#define GLANCE_VERSION "0.2.0"
 
 typedef enum glance_status {
     GLANCE_OK = 0,

@@ -8,21 +8,6 @@
 
 #include "lib/json.h"
 
-static json_object *jstr(const char *s)
-{
-    return s ? json_object_new_string(s) : NULL;
-}
-
-static json_object *jbox(dom_box b)
-{
-    json_object *o = json_object_new_object();
-    json_object_object_add(o, "x", json_object_new_double(b.x));
-    json_object_object_add(o, "y", json_object_new_double(b.y));
-    json_object_object_add(o, "w", json_object_new_double(b.w));
-    json_object_object_add(o, "h", json_object_new_double(b.h));
-    return o;
-}
-
 /* One answer as --method all reports it: status, text, the node and span
  * it came from, its words, or why there is none. */
 static json_object *janswer(const glance_result *res, int found, const char *text,
@@ -31,17 +16,17 @@ static json_object *janswer(const glance_result *res, int found, const char *tex
     json_object *j = json_object_new_object();
     json_object_object_add(j, "status",
                            json_object_new_string(glance_status_name(found ? GLANCE_OK : GLANCE_ENOCONTENT)));
-    json_object_object_add(j, "text", found ? jstr(text) : NULL);
-    json_object_object_add(j, "xpath", found && node ? jstr(dom_node_xpath(res->dom, node)) : NULL);
+    json_object_object_add(j, "text", found ? method_json_str(text) : NULL);
+    json_object_object_add(j, "xpath", found && node ? method_json_str(dom_node_xpath(res->dom, node)) : NULL);
     if (found && span && span->first) {
         json_object *sp = json_object_new_object();
-        json_object_object_add(sp, "first", jstr(dom_node_xpath(res->dom, span->first)));
-        json_object_object_add(sp, "last", jstr(dom_node_xpath(res->dom, span->last)));
+        json_object_object_add(sp, "first", method_json_str(dom_node_xpath(res->dom, span->first)));
+        json_object_object_add(sp, "last", method_json_str(dom_node_xpath(res->dom, span->last)));
         json_object_object_add(j, "span", sp);
     }
     json_object_object_add(j, "words",
                            json_object_new_int64(found && text ? extract_count_words(text, strlen(text)) : 0));
-    json_object_object_add(j, "failure", found ? NULL : jstr(failure));
+    json_object_object_add(j, "failure", found ? NULL : method_json_str(failure));
     return j;
 }
 
@@ -83,19 +68,19 @@ char *json_build(const glance_result *res)
         return NULL;
     json_object_object_add(o, "status", json_object_new_string(glance_status_name(res->status)));
     json_object_object_add(o, "message",
-                           res->status == GLANCE_OK ? NULL : jstr(glance_result_message(res, res->status)));
+                           res->status == GLANCE_OK ? NULL : method_json_str(glance_result_message(res, res->status)));
     json_object_object_add(o, "title", json_object_new_string(res->title ? res->title : ""));
     int ok = res->status == GLANCE_OK;
-    json_object_object_add(o, "text", ok ? jstr(res->text) : NULL);
-    json_object_object_add(o, "html", ok ? jstr(res->html) : NULL);
+    json_object_object_add(o, "text", ok ? method_json_str(res->text) : NULL);
+    json_object_object_add(o, "html", ok ? method_json_str(res->html) : NULL);
 
-    json_object_object_add(o, "method", ok ? jstr(glance_result_method(res)) : NULL);
+    json_object_object_add(o, "method", ok ? method_json_str(glance_result_method(res)) : NULL);
     json_object *chosen = NULL;
     if (ok && res->chosen) {
         chosen = json_object_new_object();
-        json_object_object_add(chosen, "xpath", jstr(res->xpath));
-        json_object_object_add(chosen, "tag", jstr(res->chosen->tag));
-        json_object_object_add(chosen, "box", jbox(res->chosen->box));
+        json_object_object_add(chosen, "xpath", method_json_str(res->xpath));
+        json_object_object_add(chosen, "tag", method_json_str(res->chosen->tag));
+        json_object_object_add(chosen, "box", method_json_box(res->chosen->box));
         if (res->rule) {
             json_object_object_add(chosen, "rule", json_object_new_string(res->rule));
             json_object_object_add(chosen, "density", json_object_new_double(res->density));
@@ -149,23 +134,23 @@ char *json_build(const glance_result *res)
 
     /* Where the page came from: its URL, charset and remote stylesheets. */
     json_object *src = json_object_new_object();
-    json_object_object_add(src, "url", jstr(res->url));
-    json_object_object_add(src, "final_url", jstr(res->final_url));
+    json_object_object_add(src, "url", method_json_str(res->url));
+    json_object_object_add(src, "final_url", method_json_str(res->final_url));
     if (res->url) {
         json_object_object_add(src, "http_status", json_object_new_int64(res->http_status));
         json_object_object_add(src, "redirects", json_object_new_int(res->redirects));
-        json_object_object_add(src, "content_type", jstr(res->content_type));
+        json_object_object_add(src, "content_type", method_json_str(res->content_type));
     }
     json_object_object_add(src, "charset", json_object_new_string(res->charset.name));
-    json_object_object_add(src, "charset_from", jstr(res->charset.from));
+    json_object_object_add(src, "charset_from", method_json_str(res->charset.from));
     json_object *sheets = json_object_new_array();
     for (int i = 0; i < res->sheets.n_sheets; i++) {
         const net_sheet *sh = &res->sheets.sheets[i];
         json_object *j = json_object_new_object();
-        json_object_object_add(j, "url", jstr(sh->url));
+        json_object_object_add(j, "url", method_json_str(sh->url));
         json_object_object_add(j, "fetched", json_object_new_boolean(sh->error == NULL));
         json_object_object_add(j, "bytes", json_object_new_int64((int64_t)sh->len));
-        json_object_object_add(j, "error", jstr(sh->error));
+        json_object_object_add(j, "error", method_json_str(sh->error));
         json_object_object_add(j, "ms", json_object_new_double(sh->ms));
         json_object_array_add(sheets, j);
     }

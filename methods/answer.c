@@ -62,9 +62,19 @@ int method_answer_found_span(const method_page *pg, int r, const extract_span *s
     return 1;
 }
 
-static json_object *jstr(const char *s)
+struct json_object *method_json_str(const char *s)
 {
     return s ? json_object_new_string(s) : NULL;
+}
+
+struct json_object *method_json_box(dom_box b)
+{
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "x", json_object_new_double(b.x));
+    json_object_object_add(o, "y", json_object_new_double(b.y));
+    json_object_object_add(o, "w", json_object_new_double(b.w));
+    json_object_object_add(o, "h", json_object_new_double(b.h));
+    return o;
 }
 
 struct json_object *method_span_json(dom_doc *dom, const extract_span *sp)
@@ -74,9 +84,9 @@ struct json_object *method_span_json(dom_doc *dom, const extract_span *sp)
     json_object_object_add(o, "found", json_object_new_boolean(found));
     if (found) {
         json_object_object_add(o, "score", json_object_new_int64(sp->score));
-        json_object_object_add(o, "first", jstr(dom_node_xpath(dom, sp->first)));
-        json_object_object_add(o, "last", jstr(dom_node_xpath(dom, sp->last)));
+        json_object_object_add(o, "first", method_json_str(dom_node_xpath(dom, sp->first)));
+        json_object_object_add(o, "last", method_json_str(dom_node_xpath(dom, sp->last)));
     }
-    json_object_object_add(o, "failure", jstr(sp->failure));
+    json_object_object_add(o, "failure", method_json_str(sp->failure));
     return o;
 }

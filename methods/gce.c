@@ -76,21 +76,6 @@ static int run(const method_page *pg, const void *p, void *state, method_answer 
     return r;
 }
 
-static json_object *jstr(const char *s)
-{
-    return s ? json_object_new_string(s) : NULL;
-}
-
-static json_object *jbox(dom_box b)
-{
-    json_object *o = json_object_new_object();
-    json_object_object_add(o, "x", json_object_new_double(b.x));
-    json_object_object_add(o, "y", json_object_new_double(b.y));
-    json_object_object_add(o, "w", json_object_new_double(b.w));
-    json_object_object_add(o, "h", json_object_new_double(b.h));
-    return o;
-}
-
 static json_object *jpoint(gce_point p)
 {
     json_object *o = json_object_new_object();
@@ -106,10 +91,10 @@ static json_object *jnode(dom_doc *doc, const dom_node *n)
     if (!n)
         return NULL;
     json_object *o = json_object_new_object();
-    json_object_object_add(o, "xpath", jstr(dom_node_xpath(doc, n)));
+    json_object_object_add(o, "xpath", method_json_str(dom_node_xpath(doc, n)));
     if (n->kind == DOM_ELEMENT)
-        json_object_object_add(o, "tag", jstr(n->tag));
-    json_object_object_add(o, "box", jbox(n->box));
+        json_object_object_add(o, "tag", method_json_str(n->tag));
+    json_object_object_add(o, "box", method_json_box(n->box));
     if (n->kind == DOM_TEXT) {
         size_t len = n->text_len < 80 ? n->text_len : 80;
         while (len < n->text_len && len > 0 && ((unsigned char)n->text[len] & 0xc0) == 0x80)
@@ -140,7 +125,7 @@ static json_object *details(const method_page *pg, const void *state)
     json_object_object_add(params, "link_text_page_share", json_object_new_double(pa->link_text_page_share));
     json_object_object_add(o, "params", params);
 
-    json_object_object_add(o, "fia", jbox(g->fia));
+    json_object_object_add(o, "fia", method_json_box(g->fia));
     json_object *grid = json_object_new_object();
     json_object_object_add(grid, "rows", json_object_new_int(g->rows));
     json_object_object_add(grid, "cols", json_object_new_int(g->cols));
@@ -192,7 +177,7 @@ static json_object *details(const method_page *pg, const void *state)
     json_object_object_add(o, "candidates", cands);
     json_object_object_add(o, "chosen_walk", g->chosen_walk >= 0 ? json_object_new_int(g->chosen_walk + 1) : NULL);
     json_object_object_add(o, "chosen_best", json_object_new_boolean(g->chosen_best));
-    json_object_object_add(o, "failure", jstr(g->failure));
+    json_object_object_add(o, "failure", method_json_str(g->failure));
     return o;
 }
 

@@ -117,6 +117,10 @@ typedef struct method_gce_state {
     gce_result gce;
 } method_gce_state;
 
+/* JSON pieces every report uses: a string or null, a box {x, y, w, h}. */
+struct json_object *method_json_str(const char *s);
+struct json_object *method_json_box(dom_box b);
+
 /* The JSON of a span: found, score, first and last text nodes, failure. */
 struct json_object *method_span_json(dom_doc *dom, const extract_span *span);
 

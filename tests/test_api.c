@@ -12,6 +12,7 @@
 #include <json-c/json.h>
 
 #include "glance.h"
+#include "opts.h"
 
 static glance_context *ctx;
 
@@ -61,7 +62,9 @@ static void finds_article(void **state)
     assert_true(b.w == 700);
     assert_true(b.x == (1920 - 700) / 2.0);
     glance_timings t = glance_result_timings(res);
-    assert_true(t.parse_ms > 0 && t.layout_ms > 0 && t.total_ms >= t.parse_ms + t.layout_ms);
+    assert_true(t.parse_ms > 0 && t.layout_ms > 0 && t.extract_ms > 0);
+    assert_true(t.total_ms >= t.parse_ms + t.layout_ms + t.extract_ms);
+    assert_true(t.fetch_ms >= 0 && t.fetch_ms <= t.total_ms); /* no stylesheet to fetch */
     glance_result_free(res);
 }
 
@@ -96,6 +99,10 @@ static void json_carries_reasoning(void **state)
     assert_true(json_object_array_length(v) >= 1);
     assert_true(json_object_object_get_ex(o, "timings_ms", &v));
     assert_true(json_object_object_get_ex(v, "layout", &w));
+    assert_true(json_object_object_get_ex(v, "extract", &w));
+    assert_true(json_object_get_double(w) > 0);
+    assert_true(json_object_object_get_ex(v, "fetch", &w));
+    assert_false(json_object_object_get_ex(v, "gce", &w)); /* "extract" since 0.2 */
     json_object_put(o);
     glance_result_free(res);
 }
@@ -130,13 +137,12 @@ static void binary_input(void **state)
 
 static void over_the_size_limit(void **state)
 {
-    glance_options opt;
-    glance_options_default(&opt);
-    opt.max_input_bytes = 100;
+    glance_options *opt = OPTS("max_input_bytes=100");
     glance_result *res;
-    assert_int_equal(run(ARTICLE_PAGE, strlen(ARTICLE_PAGE), &opt, &res), GLANCE_ETOOBIG);
+    assert_int_equal(run(ARTICLE_PAGE, strlen(ARTICLE_PAGE), opt, &res), GLANCE_ETOOBIG);
     assert_non_null(strstr(glance_result_message(res, GLANCE_ETOOBIG), "max_input_bytes"));
     glance_result_free(res);
+    glance_options_free(opt);
 }
 
 static void too_deep(void **state)
@@ -236,39 +242,36 @@ static void utf16_with_bom(void **state)
     free(u16);
 }
 
+/* A value out of range is refused when it is set, with a message naming
+ * the option, and the option keeps the value it had: the options a page is
+ * extracted with are always valid. */
 static void bad_options(void **state)
 {
-    glance_options opt;
-    glance_result *res;
-    glance_options_default(&opt);
-    opt.window_w = 0;
-    assert_int_equal(run(ARTICLE_PAGE, strlen(ARTICLE_PAGE), &opt, &res), GLANCE_EOPTION);
-    assert_non_null(strstr(glance_result_message(res, GLANCE_EOPTION), "window"));
-    glance_result_free(res);
-    glance_options_default(&opt);
-    opt.beta = 1.5;
-    assert_int_equal(run(ARTICLE_PAGE, strlen(ARTICLE_PAGE), &opt, &res), GLANCE_EOPTION);
-    glance_result_free(res);
-    glance_options_default(&opt);
-    opt.grid_rows = 0;
-    assert_int_equal(run(ARTICLE_PAGE, strlen(ARTICLE_PAGE), &opt, &res), GLANCE_EOPTION);
-    glance_result_free(res);
+    glance_options *opt = glance_options_new();
+    assert_non_null(opt);
+    OPTS_REFUSED(opt, "window", "0x1080", "window");
+    OPTS_TEXT(opt, "window", "1920x1080");
+    OPTS_REFUSED(opt, "gce.beta", "1.5", "gce.beta");
+    OPTS_NUMBER(opt, "gce.beta", 0.5);
+    OPTS_REFUSED(opt, "gce.grid", "0x8", "gce.grid");
+    OPTS_TEXT(opt, "gce.grid", "7x8");
     /* The other extractors' options, each checked whatever the method. */
-    glance_options_default(&opt);
-    opt.nodechar.theta = 1.5;
-    assert_int_equal(run(ARTICLE_PAGE, strlen(ARTICLE_PAGE), &opt, &res), GLANCE_EOPTION);
-    assert_non_null(strstr(glance_result_message(res, GLANCE_EOPTION), "nodechar"));
+    OPTS_REFUSED(opt, "nodechar.theta", "1.5", "nodechar.theta");
+    OPTS_NUMBER(opt, "nodechar.theta", 0.333);
+    OPTS_REFUSED(opt, "xpath.max_ar", "-0.1", "xpath.max_ar");
+    OPTS_NUMBER(opt, "xpath.max_ar", 0.6);
+    OPTS_REFUSED(opt, "danag.gap", "-1", "danag.gap");
+    OPTS_TEXT(opt, "danag.gap", "20");
+    /* A value of the wrong form, not only out of range. */
+    OPTS_REFUSED(opt, "gce.alpha", "two", "gce.alpha");
+    OPTS_REFUSED(opt, "window", "800", "window");
+    OPTS_REFUSED(opt, "cleanup", "maybe", "cleanup");
+    /* What was refused left the options as they were: they still work. */
+    glance_result *res;
+    assert_int_equal(run(ARTICLE_PAGE, strlen(ARTICLE_PAGE), opt, &res), GLANCE_OK);
+    assert_string_equal(glance_result_tag(res), "article");
     glance_result_free(res);
-    glance_options_default(&opt);
-    opt.xpath.max_ar = -0.1;
-    assert_int_equal(run(ARTICLE_PAGE, strlen(ARTICLE_PAGE), &opt, &res), GLANCE_EOPTION);
-    assert_non_null(strstr(glance_result_message(res, GLANCE_EOPTION), "xpath"));
-    glance_result_free(res);
-    glance_options_default(&opt);
-    opt.danag.gap = -1;
-    assert_int_equal(run(ARTICLE_PAGE, strlen(ARTICLE_PAGE), &opt, &res), GLANCE_EOPTION);
-    assert_non_null(strstr(glance_result_message(res, GLANCE_EOPTION), "danag"));
-    glance_result_free(res);
+    glance_options_free(opt);
 }
 
 /* The extractors of papers 000, 003 and 004 answer as BTE does: the text
@@ -277,23 +280,26 @@ static void bad_options(void **state)
  * defaults are the options' defaults. */
 static void other_methods(void **state)
 {
-    glance_options opt;
-    glance_options_default(&opt);
-    assert_true(opt.nodechar.theta == 0.333 && opt.nodechar.delta == 0.5 &&
-                opt.nodechar.weight_text == 0.2 && opt.nodechar.min_density == 0.3 &&
-                opt.nodechar.min_punct == 2);
-    assert_true(opt.xpath.atr_weight == 0.75 && opt.xpath.max_ar == 0.6 && opt.xpath.min_chars == 2);
-    assert_true(opt.danag.gap == 20 && opt.danag.radius == 1);
+    glance_options *opt = glance_options_new();
+    assert_non_null(opt);
+    OPTS_NUMBER(opt, "nodechar.theta", 0.333);
+    OPTS_NUMBER(opt, "nodechar.delta", 0.5);
+    OPTS_NUMBER(opt, "nodechar.weight_text", 0.2);
+    OPTS_NUMBER(opt, "nodechar.min_density", 0.3);
+    OPTS_TEXT(opt, "nodechar.min_punct", "2");
+    OPTS_NUMBER(opt, "xpath.atr_weight", 0.75);
+    OPTS_NUMBER(opt, "xpath.max_ar", 0.6);
+    OPTS_TEXT(opt, "xpath.min_chars", "2");
+    OPTS_TEXT(opt, "danag.gap", "20");
+    OPTS_TEXT(opt, "danag.radius", "1");
     static const struct {
-        glance_method m;
         const char *name, *block;
-    } ms[] = {{GLANCE_METHOD_NODECHAR, "nodechar", "nodechar"},
-              {GLANCE_METHOD_XPATH, "xpath", "xpath_blocks"},
-              {GLANCE_METHOD_DANAG, "danag", "danag"}};
+    } ms[] = {{"nodechar", "nodechar"}, {"xpath", "xpath_blocks"}, {"danag", "danag"}};
     for (int i = 0; i < 3; i++) {
-        opt.method = ms[i].m;
+        assert_int_equal(glance_options_set(opt, "method", ms[i].name), GLANCE_OK);
+        OPTS_TEXT(opt, "method", ms[i].name);
         glance_result *res;
-        assert_int_equal(run(ARTICLE_PAGE, strlen(ARTICLE_PAGE), &opt, &res), GLANCE_OK);
+        assert_int_equal(run(ARTICLE_PAGE, strlen(ARTICLE_PAGE), opt, &res), GLANCE_OK);
         assert_string_equal(glance_result_method(res), ms[i].name);
         assert_non_null(strstr(glance_result_text(res), "River levels fall"));
         assert_null(strstr(glance_result_text(res), "Sport"));
@@ -307,11 +313,12 @@ static void other_methods(void **state)
         json_object_put(o);
         /* Run again on the same layout: the same answer. */
         char *before = strdup(glance_result_text(res));
-        assert_int_equal(glance_result_rerun(res, &opt), GLANCE_OK);
+        assert_int_equal(glance_result_rerun(res, opt), GLANCE_OK);
         assert_string_equal(glance_result_text(res), before);
         free(before);
         glance_result_free(res);
     }
+    glance_options_free(opt);
 }
 
 static void no_text_at_all(void **state)
@@ -330,11 +337,11 @@ static void auto_falls_back_to_bte(void **state)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/gce-fails.html", FIXTURES_DIR);
-    glance_options opt;
-    glance_options_default(&opt);
-    assert_int_equal(opt.method, GLANCE_METHOD_AUTO);
+    glance_options *opt = glance_options_new();
+    assert_non_null(opt);
+    OPTS_TEXT(opt, "method", "auto");
     glance_result *res;
-    assert_int_equal(glance_extract_file(ctx, path, &opt, &res), GLANCE_OK);
+    assert_int_equal(glance_extract_file(ctx, path, opt, &res), GLANCE_OK);
     assert_string_equal(glance_result_method(res), "bte");
     const char *text = glance_result_text(res);
     assert_non_null(strstr(text, "Present: eleven members and the secretary."));
@@ -349,10 +356,11 @@ static void auto_falls_back_to_bte(void **state)
     json_object_put(o);
     glance_result_free(res);
 
-    opt.method = GLANCE_METHOD_GCE;
-    assert_int_equal(glance_extract_file(ctx, path, &opt, &res), GLANCE_ENOCONTENT);
+    OPTS_SET(opt, "method=gce");
+    assert_int_equal(glance_extract_file(ctx, path, opt, &res), GLANCE_ENOCONTENT);
     assert_null(glance_result_method(res));
     glance_result_free(res);
+    glance_options_free(opt);
 
     /* On a page GCE answers, auto is GCE's answer. */
     assert_int_equal(run(ARTICLE_PAGE, strlen(ARTICLE_PAGE), NULL, &res), GLANCE_OK);
@@ -368,11 +376,10 @@ static void auto_weighs_gce_against_bte(void **state)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/news.html", FIXTURES_DIR);
-    glance_options opt;
-    glance_options_default(&opt);
-    opt.cleanup = 0;
+    glance_options *opt = OPTS("cleanup=off");
+    OPTS_NUMBER(opt, "auto.min_share", 0.3);
     glance_result *res;
-    assert_int_equal(glance_extract_file(ctx, path, &opt, &res), GLANCE_OK);
+    assert_int_equal(glance_extract_file(ctx, path, opt, &res), GLANCE_OK);
     assert_string_equal(glance_result_method(res), "gce");
     json_object *o = json_tokener_parse(glance_result_json(res)), *a, *g, *b, *ov;
     assert_true(json_object_object_get_ex(o, "auto", &a));
@@ -385,23 +392,25 @@ static void auto_weighs_gce_against_bte(void **state)
     json_object_put(o);
     glance_result_free(res);
 
-    opt.auto_min_share = share + 0.01;
-    assert_int_equal(glance_extract_file(ctx, path, &opt, &res), GLANCE_OK);
+    char share_text[32];
+    snprintf(share_text, sizeof share_text, "%.17g", share + 0.01);
+    assert_int_equal(glance_options_set(opt, "auto.min_share", share_text), GLANCE_OK);
+    assert_int_equal(glance_extract_file(ctx, path, opt, &res), GLANCE_OK);
     assert_string_equal(glance_result_method(res), "bte");
     assert_non_null(strstr(glance_result_text(res), "The turbines under the old ferry pier"));
     glance_result_free(res);
 
-    opt.auto_min_share = 0; /* never overrule: no BTE run at all */
-    assert_int_equal(glance_extract_file(ctx, path, &opt, &res), GLANCE_OK);
+    OPTS_SET(opt, "auto.min_share=0"); /* never overrule: no BTE run at all */
+    assert_int_equal(glance_extract_file(ctx, path, opt, &res), GLANCE_OK);
     assert_string_equal(glance_result_method(res), "gce");
     o = json_tokener_parse(glance_result_json(res));
     assert_false(json_object_object_get_ex(o, "auto", &a) && a);
     json_object_put(o);
     glance_result_free(res);
 
-    opt.auto_min_share = 1.5;
-    assert_int_equal(glance_extract_file(ctx, path, &opt, &res), GLANCE_EOPTION);
-    glance_result_free(res);
+    OPTS_REFUSED(opt, "auto.min_share", "1.5", "auto.min_share");
+    OPTS_NUMBER(opt, "auto.min_share", 0);
+    glance_options_free(opt);
 }
 
 /* auto keeps GCE's node to its dense stretches: on the gallery fixture the
@@ -411,12 +420,13 @@ static void auto_trims_gce(void **state)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/gallery.html", FIXTURES_DIR);
-    glance_options opt;
-    glance_options_default(&opt);
-    assert_int_equal(opt.auto_trim, 1);
-    assert_true(opt.auto_stretch_share == 0.3 && opt.auto_trim_min_share == 0.5);
+    glance_options *opt = glance_options_new();
+    assert_non_null(opt);
+    OPTS_TEXT(opt, "auto.trim", "on");
+    OPTS_NUMBER(opt, "auto.stretch_share", 0.3);
+    OPTS_NUMBER(opt, "auto.trim_min_share", 0.5);
     glance_result *res;
-    assert_int_equal(glance_extract_file(ctx, path, &opt, &res), GLANCE_OK);
+    assert_int_equal(glance_extract_file(ctx, path, opt, &res), GLANCE_OK);
     assert_string_equal(glance_result_method(res), "gce");
     assert_null(strstr(glance_result_text(res), "Staff reports"));
     assert_null(strstr(glance_result_text(res), "Photo: Dan Reed"));
@@ -429,40 +439,48 @@ static void auto_trims_gce(void **state)
     json_object_put(o);
     glance_result_free(res);
 
-    opt.auto_trim = 0;
-    assert_int_equal(glance_extract_file(ctx, path, &opt, &res), GLANCE_OK);
+    OPTS_SET(opt, "auto.trim=off");
+    assert_int_equal(glance_extract_file(ctx, path, opt, &res), GLANCE_OK);
     assert_non_null(strstr(glance_result_text(res), "Staff reports"));
     assert_non_null(strstr(glance_result_text(res), "Photo: Dan Reed"));
     glance_result_free(res);
 
     /* Asking for every stretch to keep more than all the words: never trimmed. */
-    opt.auto_trim = 1;
-    opt.auto_trim_min_share = 1;
-    assert_int_equal(glance_extract_file(ctx, path, &opt, &res), GLANCE_OK);
+    OPTS_SET(opt, "auto.trim=on", "auto.trim_min_share=1");
+    assert_int_equal(glance_extract_file(ctx, path, opt, &res), GLANCE_OK);
     assert_non_null(strstr(glance_result_text(res), "Staff reports"));
     glance_result_free(res);
 
-    opt.auto_stretch_share = 2;
-    assert_int_equal(glance_extract_file(ctx, path, &opt, &res), GLANCE_EOPTION);
-    glance_result_free(res);
+    OPTS_REFUSED(opt, "auto.stretch_share", "2", "auto.stretch_share");
+    OPTS_NUMBER(opt, "auto.stretch_share", 0.3);
+    glance_options_free(opt);
 }
 
 static void method_names(void **state)
 {
-    glance_method m;
     static const char *const names[] = {"auto", "gce", "bte", "nodechar", "xpath", "danag", "all"};
+    assert_int_equal(glance_method_count(), 7);
+    glance_options *opt = glance_options_new();
+    assert_non_null(opt);
     for (int i = 0; i < 7; i++) {
-        assert_int_equal(glance_method_from_name(names[i], &m), 0);
-        assert_string_equal(glance_method_name(m), names[i]);
+        assert_non_null(glance_method_name(i));
+        assert_string_equal(glance_method_name(i), names[i]);
+        const char *doc = glance_method_doc(i);
+        assert_non_null(doc);
+        assert_true(doc[0] != '\0');
+        /* Each name is a value of "method", and reads back as itself. */
+        assert_int_equal(glance_options_set(opt, "method", names[i]), GLANCE_OK);
+        OPTS_TEXT(opt, "method", names[i]);
     }
-    assert_int_equal(glance_method_from_name("readability", &m), -1);
-    assert_int_equal(glance_method_from_name(NULL, &m), -1);
-    glance_options opt;
-    glance_options_default(&opt);
-    opt.method = (glance_method)7;
-    glance_result *res;
-    assert_int_equal(run(ARTICLE_PAGE, strlen(ARTICLE_PAGE), &opt, &res), GLANCE_EOPTION);
-    glance_result_free(res);
+    assert_null(glance_method_name(7));
+    assert_null(glance_method_doc(7));
+    assert_null(glance_method_name(-1));
+    OPTS_SET(opt, "method=gce");
+    OPTS_REFUSED(opt, "method", "readability", "method");
+    OPTS_REFUSED(opt, "method", "7", "method");
+    OPTS_REFUSED(opt, "method", "", "method");
+    OPTS_TEXT(opt, "method", "gce");
+    glance_options_free(opt);
 }
 
 static void missing_file(void **state)
@@ -491,25 +509,293 @@ static void extract_page_charset_and_base(void **state)
     static const char page[] = "<!DOCTYPE html><html><head><title>Caf\xe9 cr\xe8me</title></head>"
                                "<body><article><p>Un caf\xe9 cr\xe8me, s'il vous pla\xeet.</p>"
                                "</article></body></html>";
-    glance_options o;
-    glance_options_default(&o);
-    o.offline = 1;
+    glance_options *o = OPTS("offline=on");
     glance_result *res = NULL;
     glance_status st = glance_extract_page(ctx, page, sizeof page - 1, "ISO-8859-1",
-                                           "http://example.org/news/", &o, &res);
+                                           "http://example.org/news/", o, &res);
     assert_non_null(res);
     assert_true(st == GLANCE_OK || st == GLANCE_ENOCONTENT);
     assert_string_equal(glance_result_title(res), "Caf\xc3\xa9 cr\xc3\xa8me");
     const char *from = NULL;
     assert_string_equal(glance_result_charset(res, &from), "ISO-8859-1");
     assert_string_equal(from, "http");
+    assert_true(glance_result_timings(res).fetch_ms == 0); /* offline: no network */
     glance_result_free(res);
 
     res = NULL;
-    assert_int_equal(glance_extract_page(ctx, page, sizeof page - 1, NULL, "file:///etc/", &o, &res),
+    assert_int_equal(glance_extract_page(ctx, page, sizeof page - 1, NULL, "file:///etc/", o, &res),
                      GLANCE_EURL);
     assert_non_null(strstr(glance_result_message(res, GLANCE_EURL), "base"));
     glance_result_free(res);
+    glance_options_free(o);
+}
+
+/* The options API ------------------------------------------------------- */
+
+/* An unknown key is refused, the message naming it, and changes nothing. */
+static void unknown_option(void **state)
+{
+    glance_options *o = glance_options_new();
+    assert_non_null(o);
+    assert_string_equal(glance_options_error(o), "");
+    assert_int_equal(glance_options_set(o, "no_such_option", "1"), GLANCE_EOPTION);
+    assert_non_null(strstr(glance_options_error(o), "no_such_option"));
+    assert_null(glance_options_get(o, "no_such_option"));
+    /* A method's parameter under another method's name is no key either. */
+    assert_int_equal(glance_options_set(o, "danag.alpha", "2"), GLANCE_EOPTION);
+    assert_non_null(strstr(glance_options_error(o), "danag.alpha"));
+    assert_int_equal(glance_options_set(o, NULL, "1"), GLANCE_EOPTION);
+    /* A value accepted after a refusal clears the message. */
+    assert_int_equal(glance_options_set(o, "gce.alpha", "3"), GLANCE_OK);
+    assert_string_equal(glance_options_error(o), "");
+    glance_options_free(o);
+}
+
+/* '-' and '_' are the same in a key, to set and to read. */
+static void dashes_and_underscores(void **state)
+{
+    glance_options *o = glance_options_new();
+    assert_non_null(o);
+    OPTS_TEXT(o, "max_depth", "512");
+    assert_int_equal(glance_options_set(o, "max-depth", "100"), GLANCE_OK);
+    OPTS_TEXT(o, "max_depth", "100");
+    OPTS_TEXT(o, "max-depth", "100");
+    assert_int_equal(glance_options_set(o, "nodechar.min-punct", "5"), GLANCE_OK);
+    OPTS_TEXT(o, "nodechar.min_punct", "5");
+    OPTS_REFUSED(o, "max-depth", "0", "max_depth");
+    OPTS_TEXT(o, "max_depth", "100");
+    glance_options_free(o);
+}
+
+/* An option's alias (an older flag's name) sets the same option. */
+static void alias_sets_the_option(void **state)
+{
+    glance_options *o = glance_options_new();
+    assert_non_null(o);
+    OPTS_NUMBER(o, "gce.alpha", 2);
+    assert_int_equal(glance_options_set(o, "alpha", "3.5"), GLANCE_OK);
+    OPTS_NUMBER(o, "gce.alpha", 3.5);
+    OPTS_NUMBER(o, "alpha", 3.5);
+    /* Refused under its alias: the message names the option. */
+    OPTS_REFUSED(o, "alpha", "-1", "alpha");
+    OPTS_NUMBER(o, "gce.alpha", 3.5);
+    glance_options_free(o);
+}
+
+/* Values in the forms the header promises: sizes with k, M, G; durations in
+ * seconds or with a unit; switches in any of their spellings. */
+static void value_forms(void **state)
+{
+    glance_options *o = glance_options_new();
+    assert_non_null(o);
+    OPTS_TEXT(o, "max_input_bytes", "67108864");
+    OPTS_SET(o, "max_input_bytes=2k");
+    OPTS_TEXT(o, "max_input_bytes", "2048");
+    OPTS_TEXT(o, "time_budget", "20");
+    OPTS_SET(o, "time_budget=250ms");
+    OPTS_TEXT(o, "time_budget", "250ms");
+    OPTS_SET(o, "time_budget=1.5");
+    OPTS_TEXT(o, "time_budget", "1500ms");
+    OPTS_SET(o, "time_budget=0");
+    OPTS_TEXT(o, "time_budget", "0");
+    OPTS_SET(o, "connect_timeout=500ms", "timeout=1min");
+    OPTS_TEXT(o, "connect_timeout", "500ms");
+    OPTS_TEXT(o, "timeout", "60");
+    OPTS_TEXT(o, "offline", "off");
+    OPTS_SET(o, "offline=yes");
+    OPTS_TEXT(o, "offline", "on");
+    OPTS_SET(o, "offline=0");
+    OPTS_TEXT(o, "offline", "off");
+    OPTS_SET(o, "window=800x600", "gce.diff=parent");
+    OPTS_TEXT(o, "window", "800x600");
+    OPTS_TEXT(o, "gce.diff", "parent");
+    OPTS_REFUSED(o, "gce.diff", "sibling", "gce.diff");
+    OPTS_REFUSED(o, "time_budget", "-1", "time_budget");
+    OPTS_REFUSED(o, "max_input_bytes", "1.5", "max_input_bytes");
+    glance_options_free(o);
+}
+
+/* A copy is independent of its original, strings included. */
+static void copy_is_independent(void **state)
+{
+    glance_options *a = OPTS("window=800x600", "xpath.footer_phrases=all rights reserved");
+    glance_options *b = glance_options_copy(a);
+    assert_non_null(b);
+    OPTS_TEXT(b, "window", "800x600");
+    OPTS_TEXT(b, "xpath.footer_phrases", "all rights reserved");
+    OPTS_TEXT(b, "method", "auto");
+
+    OPTS_SET(b, "window=1024x768", "gce.alpha=4", "method=danag",
+             "xpath.footer_phrases=powered by");
+    OPTS_TEXT(a, "window", "800x600");
+    OPTS_NUMBER(a, "gce.alpha", 2);
+    OPTS_TEXT(a, "method", "auto");
+    OPTS_TEXT(a, "xpath.footer_phrases", "all rights reserved");
+
+    OPTS_SET(a, "xpath.footer_phrases=", "base_dir=/tmp");
+    OPTS_TEXT(b, "xpath.footer_phrases", "powered by");
+    OPTS_TEXT(b, "base_dir", "");
+    OPTS_TEXT(a, "base_dir", "/tmp");
+
+    /* Each lives on without the other. */
+    glance_options *c = glance_options_copy(a);
+    assert_non_null(c);
+    glance_options_free(a);
+    OPTS_TEXT(c, "base_dir", "/tmp");
+    OPTS_TEXT(b, "xpath.footer_phrases", "powered by");
+    glance_options_free(b);
+    OPTS_TEXT(c, "window", "800x600");
+    glance_options_free(c);
+    assert_null(glance_options_copy(NULL));
+}
+
+/* Every option is listed once, with a key, a group, a type and a line of
+ * documentation, and reads back with glance_options_get. */
+static void options_described(void **state)
+{
+    int n = glance_option_count();
+    assert_true(n > 40);
+    glance_options *o = glance_options_new();
+    assert_non_null(o);
+    const char **keys = calloc((size_t)n, sizeof *keys);
+    assert_non_null(keys);
+    int seen_method = 0, seen_alpha = 0;
+    for (int i = 0; i < n; i++) {
+        glance_option_info info;
+        memset(&info, 0, sizeof info);
+        info.size = sizeof info;
+        assert_int_equal(glance_option_describe(i, &info), GLANCE_OK);
+        assert_non_null(info.key);
+        assert_true(info.key[0] != '\0');
+        assert_non_null(info.doc);
+        if (info.doc[0] == '\0')
+            fail_msg("option %s has no documentation", info.key);
+        assert_non_null(info.group);
+        assert_non_null(info.type);
+        for (int k = 0; k < i; k++)
+            if (strcmp(keys[k], info.key) == 0)
+                fail_msg("option %s listed twice (%d and %d)", info.key, k, i);
+        keys[i] = info.key;
+        char *v = glance_options_get(o, info.key);
+        if (!v)
+            fail_msg("option %s is listed but glance_options_get knows it not", info.key);
+        /* Its default, as text, is what new options hold. */
+        if (info.def) {
+            if (glance_options_set(o, info.key, info.def) != GLANCE_OK)
+                fail_msg("option %s: its default '%s' is refused: %s", info.key, info.def,
+                         glance_options_error(o));
+            char *again = glance_options_get(o, info.key);
+            assert_non_null(again);
+            if (strcmp(v, again) != 0)
+                fail_msg("option %s: new options hold '%s', its default '%s' reads '%s'",
+                         info.key, v, info.def, again);
+            free(again);
+        }
+        free(v);
+        if (info.alias) {
+            char *a = glance_options_get(o, info.alias);
+            if (!a)
+                fail_msg("option %s: its alias %s is unknown", info.key, info.alias);
+            free(a);
+        }
+        char range[128];
+        assert_true(glance_option_range(i, range, sizeof range) > 0);
+        seen_method += strcmp(info.key, "method") == 0;
+        if (strcmp(info.key, "gce.alpha") == 0) {
+            seen_alpha = 1;
+            assert_non_null(info.alias);
+            assert_string_equal(info.alias, "alpha");
+            assert_string_equal(info.group, "gce");
+            assert_string_equal(info.def, "2");
+        }
+        if (strcmp(info.key, "public_only") == 0)
+            assert_true(info.flags & GLANCE_OPTION_LOCAL);
+        if (strcmp(info.key, "max_depth") == 0)
+            assert_true(info.flags & GLANCE_OPTION_LIMIT);
+    }
+    assert_int_equal(seen_method, 1);
+    assert_true(seen_alpha);
+    free(keys);
+    glance_options_free(o);
+
+    glance_option_info info;
+    memset(&info, 0, sizeof info);
+    info.size = sizeof info;
+    assert_int_equal(glance_option_describe(n, &info), GLANCE_EOPTION);
+    assert_int_equal(glance_option_describe(-1, &info), GLANCE_EOPTION);
+    assert_int_equal(glance_option_describe(0, NULL), GLANCE_EOPTION);
+    info.size = 0;
+    assert_int_equal(glance_option_describe(0, &info), GLANCE_EOPTION);
+    /* A caller built against a smaller struct gets no more than its size. */
+    unsigned char small[sizeof(glance_option_info)];
+    memset(small, 0xAB, sizeof small);
+    size_t head = offsetof(glance_option_info, alias);
+    ((glance_option_info *)(void *)small)->size = head;
+    assert_int_equal(glance_option_describe(0, (glance_option_info *)(void *)small), GLANCE_OK);
+    for (size_t k = head; k < sizeof small; k++)
+        assert_int_equal(small[k], 0xAB);
+    assert_int_equal(glance_option_range(n, NULL, 0), -1);
+}
+
+/* What a server's client may set: no operator's option, and a limit only
+ * lower. */
+static void restrict_options(void **state)
+{
+    glance_options *o = glance_options_new();
+    assert_non_null(o);
+    assert_int_equal(glance_options_restrict(o, "max_depth", "1000"), GLANCE_EOPTION);
+    assert_non_null(strstr(glance_options_error(o), "max_depth"));
+    OPTS_TEXT(o, "max_depth", "512");
+    assert_int_equal(glance_options_restrict(o, "max-depth", "100"), GLANCE_OK);
+    OPTS_TEXT(o, "max_depth", "100");
+    assert_int_equal(glance_options_restrict(o, "max_depth", "200"), GLANCE_EOPTION);
+    OPTS_TEXT(o, "max_depth", "100");
+    assert_int_equal(glance_options_restrict(o, "max_depth", "100"), GLANCE_OK);
+
+    assert_int_equal(glance_options_restrict(o, "public_only", "on"), GLANCE_EOPTION);
+    assert_non_null(strstr(glance_options_error(o), "public_only"));
+    OPTS_TEXT(o, "public_only", "off");
+    assert_int_equal(glance_options_restrict(o, "base_dir", "/etc"), GLANCE_EOPTION);
+    assert_non_null(strstr(glance_options_error(o), "base_dir"));
+    OPTS_TEXT(o, "base_dir", "");
+    assert_int_equal(glance_options_restrict(o, "user_agent", "x"), GLANCE_EOPTION);
+
+    /* time_budget: 0 is none, so no lowering. */
+    assert_int_equal(glance_options_restrict(o, "time_budget", "0"), GLANCE_EOPTION);
+    OPTS_TEXT(o, "time_budget", "20");
+    assert_int_equal(glance_options_restrict(o, "time_budget", "5"), GLANCE_OK);
+    OPTS_TEXT(o, "time_budget", "5");
+
+    /* Neither local nor a limit: as glance_options_set. */
+    assert_int_equal(glance_options_restrict(o, "gce.alpha", "3"), GLANCE_OK);
+    OPTS_NUMBER(o, "gce.alpha", 3);
+    assert_int_equal(glance_options_restrict(o, "method", "bte"), GLANCE_OK);
+    OPTS_TEXT(o, "method", "bte");
+    assert_int_equal(glance_options_restrict(o, "gce.alpha", "-3"), GLANCE_EOPTION);
+    assert_non_null(strstr(glance_options_error(o), "gce.alpha"));
+    assert_int_equal(glance_options_restrict(o, "no_such_option", "1"), GLANCE_EOPTION);
+    assert_non_null(strstr(glance_options_error(o), "no_such_option"));
+    glance_options_free(o);
+}
+
+/* One word per status, none shared. */
+static void status_names(void **state)
+{
+    static const char *const words[] = {
+        "ok",    "nocontent", "badinput", "toobig",         "badoption", "io",
+        "nomem", "layout",    "fonts",    "badurl",         "fetch",     "timeout",
+        "addressrefused", "redirects", "offline", "costly"};
+    assert_int_equal(sizeof words / sizeof words[0], GLANCE_ECOSTLY + 1);
+    for (int s = GLANCE_OK; s <= GLANCE_ECOSTLY; s++) {
+        const char *w = glance_status_name((glance_status)s);
+        assert_non_null(w);
+        assert_true(w[0] != '\0');
+        assert_null(strchr(w, '_'));
+        assert_null(strchr(w, ' '));
+        for (int t = GLANCE_OK; t < s; t++)
+            assert_string_not_equal(w, glance_status_name((glance_status)t));
+        assert_string_equal(w, words[s]);
+    }
 }
 
 int main(void)
@@ -537,6 +823,14 @@ int main(void)
         cmocka_unit_test(missing_file),
         cmocka_unit_test(strerror_covers_every_status),
         cmocka_unit_test(extract_page_charset_and_base),
+        cmocka_unit_test(unknown_option),
+        cmocka_unit_test(dashes_and_underscores),
+        cmocka_unit_test(alias_sets_the_option),
+        cmocka_unit_test(value_forms),
+        cmocka_unit_test(copy_is_independent),
+        cmocka_unit_test(options_described),
+        cmocka_unit_test(restrict_options),
+        cmocka_unit_test(status_names),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     glance_context_free(ctx);

@@ -19,6 +19,7 @@
 
 #include "glance.h"
 #include "httpd.h"
+#include "opts.h"
 
 static glance_context *ctx;
 
@@ -183,18 +184,18 @@ static void over_http(void **state)
     }
     httpd *h = httpd_start(routes, 2 * N_SAMPLES);
     assert_non_null(h);
-    glance_options o;
-    glance_options_default(&o);
-    o.timeout_ms = 5000;
+    glance_options *o = OPTS("timeout=5");
     for (int i = 0; i < 2 * N_SAMPLES; i++) {
         char url[128];
-        snprintf(url, sizeof url, "http://127.0.0.1:%d%s", httpd_port(h), paths[i]);
+        snprintf(url, sizeof url, "http://127.0.0.1:%d%.*s", httpd_port(h), (int)sizeof paths[i],
+                 paths[i]);
         glance_result *res;
-        glance_status st = glance_extract_url(ctx, url, &o, &res);
+        glance_status st = glance_extract_url(ctx, url, o, &res);
         check(res, st, &samples[i / 2], i % 2 ? "HTTP, undeclared" : "HTTP Content-Type",
               i % 2 ? "detected" : "http");
         glance_result_free(res);
     }
+    glance_options_free(o);
     httpd_stop(h);
     for (int i = 0; i < N_SAMPLES; i++)
         free(bodies[i]);

@@ -20,6 +20,7 @@
 
 #include "glance.h"
 #include "httpd.h"
+#include "opts.h"
 #include "run.h"
 
 static glance_context *ctx;
@@ -156,13 +157,9 @@ static int teardown(void **state)
 }
 
 /* Options for the tests: short timeouts, so that nothing waits long. */
-static glance_options quick(void)
+static glance_options *quick(void)
 {
-    glance_options o;
-    glance_options_default(&o);
-    o.connect_timeout_ms = 1000;
-    o.timeout_ms = 3000;
-    return o;
+    return OPTS("connect_timeout=1", "timeout=3");
 }
 
 static glance_status fetch(const char *path, const glance_options *o, glance_result **res)
@@ -189,11 +186,11 @@ static int find_sheet(const glance_result *res, const char *tail, const char **e
 
 static void stylesheets_change_the_choice(void **state)
 {
-    glance_options o = quick();
+    glance_options *o = quick();
     glance_result *res;
     /* Fetched with its stylesheet (and the sheet it imports): the promo is
      * hidden and the article is chosen. */
-    assert_int_equal(fetch("/page.html", &o, &res), GLANCE_OK);
+    assert_int_equal(fetch("/page.html", o, &res), GLANCE_OK);
     assert_string_equal(glance_result_xpath(res), ARTICLE_XPATH);
     glance_box b = glance_result_box(res);
     assert_true(b.w == 700); /* more.css, reached through @import, applied */
@@ -207,8 +204,8 @@ static void stylesheets_change_the_choice(void **state)
 
     /* The same bytes without the network: the promo is what the reader's
      * eye meets, and GCE takes it. */
-    o.offline = 1;
-    assert_int_equal(glance_extract(ctx, page_css, strlen(page_css), &o, &res), GLANCE_OK);
+    OPTS_SET(o, "offline=on");
+    assert_int_equal(glance_extract(ctx, page_css, strlen(page_css), o, &res), GLANCE_OK);
     assert_string_equal(glance_result_xpath(res), PROMO_XPATH);
     assert_int_equal(glance_result_stylesheet_count(res), 0);
     glance_result_free(res);
@@ -220,13 +217,14 @@ static void stylesheets_change_the_choice(void **state)
     assert_non_null(strstr(head, "\r\nAccept-Language: en-US"));
     assert_non_null(strstr(head, "\r\nAccept: text/html"));
     free(head);
+    glance_options_free(o);
 }
 
 static void redirects_followed_and_resolved_against_the_end(void **state)
 {
-    glance_options o = quick();
+    glance_options *o = quick();
     glance_result *res;
-    assert_int_equal(fetch("/r1", &o, &res), GLANCE_OK);
+    assert_int_equal(fetch("/r1", o, &res), GLANCE_OK);
     char want[256];
     snprintf(want, sizeof want, "%s/news/story.html", base);
     assert_string_equal(glance_result_url(res), want);
@@ -243,57 +241,61 @@ static void redirects_followed_and_resolved_against_the_end(void **state)
     glance_result_free(res);
 
     /* One redirect allowed, two needed. */
-    o.max_redirects = 1;
-    assert_int_equal(fetch("/r1", &o, &res), GLANCE_EREDIRECTS);
+    OPTS_SET(o, "max_redirects=1");
+    assert_int_equal(fetch("/r1", o, &res), GLANCE_EREDIRECTS);
     assert_non_null(strstr(glance_result_message(res, GLANCE_EREDIRECTS), "max_redirects"));
     glance_result_free(res);
+    glance_options_free(o);
 }
 
 static void base_href_moves_stylesheets(void **state)
 {
-    glance_options o = quick();
+    glance_options *o = quick();
     glance_result *res;
     int before = httpd_hits(srv, "/elsewhere/css/site.css");
-    assert_int_equal(fetch("/based.html", &o, &res), GLANCE_OK);
+    assert_int_equal(fetch("/based.html", o, &res), GLANCE_OK);
     assert_int_equal(httpd_hits(srv, "/elsewhere/css/site.css"), before + 1);
     assert_string_equal(glance_result_xpath(res), ARTICLE_XPATH);
     glance_result_free(res);
+    glance_options_free(o);
 }
 
 static void redirect_loop_stops(void **state)
 {
-    glance_options o = quick();
+    glance_options *o = quick();
     glance_result *res;
     int before = httpd_hits(srv, "/loop");
-    assert_int_equal(fetch("/loop", &o, &res), GLANCE_EREDIRECTS);
+    assert_int_equal(fetch("/loop", o, &res), GLANCE_EREDIRECTS);
     assert_null(glance_result_text(res));
     /* The first request and max_redirects (10) more, then it stopped. */
     assert_int_equal(httpd_hits(srv, "/loop") - before, 11);
     glance_result_free(res);
+    glance_options_free(o);
 }
 
 static void slow_page_times_out(void **state)
 {
-    glance_options o = quick();
-    o.timeout_ms = 1000;
+    glance_options *o = quick();
+    OPTS_SET(o, "timeout=1000ms");
     glance_result *res;
     double t0 = now_ms();
-    assert_int_equal(fetch("/slow.html", &o, &res), GLANCE_ETIMEOUT);
+    assert_int_equal(fetch("/slow.html", o, &res), GLANCE_ETIMEOUT);
     double took = now_ms() - t0;
     /* The server would answer after 5 s; the budget was 1 s. */
     if (took > 3000)
         fail_msg("gave up after %.0f ms on a 1000 ms budget", took);
     assert_non_null(strstr(glance_result_message(res, GLANCE_ETIMEOUT), "timed out"));
     glance_result_free(res);
+    glance_options_free(o);
 }
 
 static void slow_stylesheet_skipped(void **state)
 {
-    glance_options o = quick();
-    o.timeout_ms = 1000;
+    glance_options *o = quick();
+    OPTS_SET(o, "timeout=1000ms");
     glance_result *res;
     double t0 = now_ms();
-    assert_int_equal(fetch("/slowcss.html", &o, &res), GLANCE_OK);
+    assert_int_equal(fetch("/slowcss.html", o, &res), GLANCE_OK);
     double took = now_ms() - t0;
     if (took > 3000)
         fail_msg("took %.0f ms on a 1000 ms budget", took);
@@ -307,16 +309,17 @@ static void slow_stylesheet_skipped(void **state)
     assert_null(err);
     assert_string_equal(glance_result_xpath(res), PROMO_XPATH);
     glance_result_free(res);
+    glance_options_free(o);
 }
 
 static void oversized_pages_refused(void **state)
 {
-    glance_options o = quick();
-    o.max_input_bytes = 100000;
+    glance_options *o = quick();
+    OPTS_SET(o, "max_input_bytes=100000");
     const char *paths[] = {"/big.html", "/big-nolength.html", "/bomb.html"};
     for (int i = 0; i < 3; i++) {
         glance_result *res;
-        glance_status st = fetch(paths[i], &o, &res);
+        glance_status st = fetch(paths[i], o, &res);
         if (st != GLANCE_ETOOBIG)
             fail_msg("%s: %s, expected over the limit", paths[i], glance_result_message(res, st));
         assert_non_null(strstr(glance_result_message(res, st), "100000"));
@@ -327,13 +330,14 @@ static void oversized_pages_refused(void **state)
     glance_result *res;
     assert_int_equal(fetch("/big-nolength.html", NULL, &res), GLANCE_OK);
     glance_result_free(res);
+    glance_options_free(o);
 }
 
 static void gzip_decompressed(void **state)
 {
-    glance_options o = quick();
+    glance_options *o = quick();
     glance_result *res;
-    assert_int_equal(fetch("/gz.html", &o, &res), GLANCE_OK);
+    assert_int_equal(fetch("/gz.html", o, &res), GLANCE_OK);
     assert_string_equal(glance_result_xpath(res), ARTICLE_XPATH);
     assert_non_null(strstr(glance_result_text(res), "footbridge at the mill"));
     char *head = httpd_last_request(srv, "/gz.html");
@@ -342,13 +346,14 @@ static void gzip_decompressed(void **state)
     assert_non_null(strstr(strstr(head, "Accept-Encoding:"), "gzip"));
     free(head);
     glance_result_free(res);
+    glance_options_free(o);
 }
 
 static void stylesheet_404_skipped_and_reported(void **state)
 {
-    glance_options o = quick();
+    glance_options *o = quick();
     glance_result *res;
-    assert_int_equal(fetch("/404css.html", &o, &res), GLANCE_OK);
+    assert_int_equal(fetch("/404css.html", o, &res), GLANCE_OK);
     const char *err = NULL;
     assert_true(find_sheet(res, "/missing.css", &err));
     assert_non_null(err);
@@ -357,26 +362,28 @@ static void stylesheet_404_skipped_and_reported(void **state)
     assert_null(err);
     assert_string_equal(glance_result_xpath(res), ARTICLE_XPATH);
     glance_result_free(res);
+    glance_options_free(o);
 }
 
 static void error_page_is_an_error(void **state)
 {
-    glance_options o = quick();
+    glance_options *o = quick();
     glance_result *res;
-    assert_int_equal(fetch("/gone.html", &o, &res), GLANCE_EFETCH);
+    assert_int_equal(fetch("/gone.html", o, &res), GLANCE_EFETCH);
     assert_non_null(strstr(glance_result_message(res, GLANCE_EFETCH), "HTTP 404"));
     assert_null(glance_result_text(res));
     glance_result_free(res);
-    assert_int_equal(fetch("/to-file", &o, &res), GLANCE_EURL);
+    assert_int_equal(fetch("/to-file", o, &res), GLANCE_EURL);
     glance_result_free(res);
+    glance_options_free(o);
 }
 
 static void stylesheet_count_limit(void **state)
 {
-    glance_options o = quick();
-    o.max_stylesheets = 2;
+    glance_options *o = quick();
+    OPTS_SET(o, "max_stylesheets=2");
     glance_result *res;
-    assert_int_equal(fetch("/many.html", &o, &res), GLANCE_OK);
+    assert_int_equal(fetch("/many.html", o, &res), GLANCE_OK);
     assert_int_equal(glance_result_stylesheet_count(res), 4);
     int fetched = 0;
     for (int i = 0; i < 4; i++) {
@@ -390,28 +397,30 @@ static void stylesheet_count_limit(void **state)
     assert_int_equal(fetched, 2);
     assert_int_equal(httpd_hits(srv, "/s3.css") + httpd_hits(srv, "/s4.css"), 0);
     glance_result_free(res);
+    glance_options_free(o);
 }
 
 static void address_policy(void **state)
 {
-    glance_options o = quick();
-    o.public_only = 1;
+    glance_options *o = quick();
+    OPTS_SET(o, "public_only=on");
     glance_result *res;
     int before = httpd_hits(srv, "/plain.html");
-    assert_int_equal(fetch("/plain.html", &o, &res), GLANCE_EADDR);
+    assert_int_equal(fetch("/plain.html", o, &res), GLANCE_EADDR);
     assert_non_null(strstr(glance_result_message(res, GLANCE_EADDR), "127.0.0.1"));
     glance_result_free(res);
     assert_int_equal(httpd_hits(srv, "/plain.html"), before);
     /* (10.0.0.1 is refused in test_net, in a network namespace of its own.) */
+    glance_options_free(o);
 }
 
 static void offline_never_fetches(void **state)
 {
-    glance_options o = quick();
-    o.offline = 1;
+    glance_options *o = quick();
+    OPTS_SET(o, "offline=on");
     glance_result *res;
     int before = httpd_hits(srv, "/plain.html");
-    assert_int_equal(fetch("/plain.html", &o, &res), GLANCE_EOFFLINE);
+    assert_int_equal(fetch("/plain.html", o, &res), GLANCE_EOFFLINE);
     glance_result_free(res);
     assert_int_equal(httpd_hits(srv, "/plain.html"), before);
 
@@ -430,15 +439,16 @@ static void offline_never_fetches(void **state)
     fputs(html, f);
     fclose(f);
     int hits = httpd_hits(srv, "/css/site.css");
-    assert_int_equal(glance_extract_file(ctx, path, &o, &res), GLANCE_OK);
+    assert_int_equal(glance_extract_file(ctx, path, o, &res), GLANCE_OK);
     assert_string_equal(glance_result_xpath(res), PROMO_XPATH);
     glance_result_free(res);
     assert_int_equal(httpd_hits(srv, "/css/site.css"), hits);
-    o.offline = 0;
-    assert_int_equal(glance_extract_file(ctx, path, &o, &res), GLANCE_OK);
+    OPTS_SET(o, "offline=off");
+    assert_int_equal(glance_extract_file(ctx, path, o, &res), GLANCE_OK);
     assert_string_equal(glance_result_xpath(res), ARTICLE_XPATH);
     glance_result_free(res);
     assert_int_equal(httpd_hits(srv, "/css/site.css"), hits + 1);
+    glance_options_free(o);
 }
 
 /* ---- The command ---- */

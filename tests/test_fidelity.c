@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "glance.h"
+#include "opts.h"
 #include "run.h"
 
 static char dir[] = "/tmp/glance-fidelity-XXXXXX";
@@ -103,23 +104,22 @@ static void expected(const char *id, size_t *compared, size_t *agree, int *same)
     snprintf(json, sizeof json, "%s/%s.json", boxes, id);
     glance_geometry *geo;
     assert_int_equal(glance_geometry_read_file(json, &geo, why, sizeof why), GLANCE_OK);
-    glance_options opt;
-    glance_options_default(&opt);
-    opt.method = GLANCE_METHOD_GCE;
+    glance_options *opt = OPTS("method=gce");
     glance_result *a, *b;
-    glance_status sa = glance_extract_file(ctx, html, &opt, &a);
+    glance_status sa = glance_extract_file(ctx, html, opt, &a);
     glance_fidelity f;
     assert_int_equal(glance_result_fidelity(a, geo, 50, NULL, 0.05, &f), GLANCE_OK);
     *compared = f.compared;
     *agree = f.agree;
     glance_fidelity_free(&f);
-    opt.geometry = geo;
-    glance_status sb = glance_extract_file(ctx, html, &opt, &b);
+    glance_options_set_geometry(opt, geo);
+    glance_status sb = glance_extract_file(ctx, html, opt, &b);
     *same = (sa != GLANCE_OK && sb != GLANCE_OK) ||
             (sa == GLANCE_OK && sb == GLANCE_OK &&
              strcmp(glance_result_xpath(a), glance_result_xpath(b)) == 0);
     glance_result_free(a);
     glance_result_free(b);
+    glance_options_free(opt);
     glance_geometry_free(geo);
     glance_context_free(ctx);
 }

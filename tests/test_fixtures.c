@@ -16,6 +16,7 @@
 #include <json-c/json.h>
 
 #include "glance.h"
+#include "opts.h"
 
 #define MAX_PHRASES 32
 
@@ -94,14 +95,20 @@ static void check_fixture(void **state)
     const expectation *e = *state;
     char path[1024];
     snprintf(path, sizeof path, "%s/%s.html", FIXTURES_DIR, e->page[0] ? e->page : e->name);
-    glance_options opt;
-    glance_options_default(&opt);
-    opt.window_w = e->window_w;
-    opt.window_h = e->window_h;
-    if (e->method[0] && glance_method_from_name(e->method, &opt.method) != 0)
-        fail_msg("%s: unknown method %s", e->name, e->method);
+    char window[64];
+    snprintf(window, sizeof window, "%dx%d", e->window_w, e->window_h);
+    glance_options *opt = glance_options_new();
+    assert_non_null(opt);
+    if (glance_options_set(opt, "window", window) != GLANCE_OK ||
+        (e->method[0] && glance_options_set(opt, "method", e->method) != GLANCE_OK)) {
+        char why[400];
+        snprintf(why, sizeof why, "%s", glance_options_error(opt));
+        glance_options_free(opt);
+        fail_msg("%s: %s", e->name, why);
+    }
     glance_result *res = NULL;
-    glance_status st = glance_extract_file(ctx, path, &opt, &res);
+    glance_status st = glance_extract_file(ctx, path, opt, &res);
+    glance_options_free(opt);
     assert_non_null(res);
     const char *json = glance_result_json(res);
     assert_non_null(json);

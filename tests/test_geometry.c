@@ -1,4 +1,4 @@
-/* Another engine's boxes on glance's tree (glance_options.geometry), and
+/* Another engine's boxes on glance's tree (glance_options_set_geometry), and
  * the fidelity measure that compares them with litehtml's: boxes land on
  * the node their XPath names, what the browser hides is hidden and what it
  * shows is shown, nodes without a box are counted, bad files are refused
@@ -18,6 +18,7 @@
 
 #include "glance.h"
 #include "lib/result.h"
+#include "opts.h"
 #include "run.h"
 
 static glance_context *ctx;
@@ -63,6 +64,12 @@ static void assert_box(dom_box b, double x, double y, double w, double h)
         fail_msg("box %g,%g %gx%g, expected %g,%g %gx%g", b.x, b.y, b.w, b.h, x, y, w, h);
 }
 
+static void st_ok_or_nocontent(glance_status st)
+{
+    if (st != GLANCE_OK && st != GLANCE_ENOCONTENT)
+        fail_msg("status %s", glance_status_name(st));
+}
+
 static void boxes_land_by_xpath(void **state)
 {
     (void)state;
@@ -71,13 +78,11 @@ static void boxes_land_by_xpath(void **state)
     glance_geometry_window(geo, &w, &h);
     assert_int_equal(w, 1000);
     assert_int_equal(h, 800);
-    glance_options opt;
-    glance_options_default(&opt);
-    opt.window_w = 1000;
-    opt.window_h = 800;
-    opt.geometry = geo;
+    glance_options *opt = OPTS("window=1000x800");
+    glance_options_set_geometry(opt, geo);
     glance_result *res = NULL;
-    glance_status st = glance_extract(ctx, PAGE, strlen(PAGE), &opt, &res);
+    glance_status st = glance_extract(ctx, PAGE, strlen(PAGE), opt, &res);
+    glance_options_free(opt);
     assert_true(st == GLANCE_OK || st == GLANCE_ENOCONTENT);
 
     /* 12 nodes; the browser's boxes name 11 of them, and one node (a
@@ -126,13 +131,25 @@ static void other_window_refused(void **state)
 {
     (void)state;
     glance_geometry *geo = read_geo(PAGE_BOXES);
-    glance_options opt;
-    glance_options_default(&opt); /* 1920x1080 */
-    opt.geometry = geo;
+    glance_options *opt = glance_options_new(); /* 1920x1080 */
+    assert_non_null(opt);
+    OPTS_TEXT(opt, "window", "1920x1080");
+    glance_options_set_geometry(opt, geo);
     glance_result *res = NULL;
-    assert_int_equal(glance_extract(ctx, PAGE, strlen(PAGE), &opt, &res), GLANCE_EOPTION);
+    assert_int_equal(glance_extract(ctx, PAGE, strlen(PAGE), opt, &res), GLANCE_EOPTION);
     assert_non_null(strstr(glance_result_message(res, GLANCE_EOPTION), "1000x800"));
     glance_result_free(res);
+    /* The boxes' window: accepted; no boxes: any window. */
+    OPTS_SET(opt, "window=1000x800");
+    st_ok_or_nocontent(glance_extract(ctx, PAGE, strlen(PAGE), opt, &res));
+    assert_int_equal(glance_result_geometry(res).applied, 1);
+    glance_result_free(res);
+    OPTS_SET(opt, "window=1920x1080");
+    glance_options_set_geometry(opt, NULL);
+    st_ok_or_nocontent(glance_extract(ctx, PAGE, strlen(PAGE), opt, &res));
+    assert_int_equal(glance_result_geometry(res).applied, 0);
+    glance_result_free(res);
+    glance_options_free(opt);
     glance_geometry_free(geo);
 }
 
@@ -179,12 +196,10 @@ static const char FPAGE[] =
 static void fidelity_counts_to_the_edge(void **state)
 {
     (void)state;
-    glance_options opt;
-    glance_options_default(&opt);
-    opt.window_w = 1000;
-    opt.window_h = 800;
+    glance_options *opt = OPTS("window=1000x800");
     glance_result *res = NULL;
-    glance_extract(ctx, FPAGE, strlen(FPAGE), &opt, &res);
+    glance_extract(ctx, FPAGE, strlen(FPAGE), opt, &res);
+    glance_options_free(opt);
     assert_non_null(res->dom);
     dom_box d1 = dom_find_xpath(res->dom, "/html[1]/body[1]/div[1]")->box;
     dom_box d2 = dom_find_xpath(res->dom, "/html[1]/body[1]/div[2]")->box;

@@ -15,6 +15,7 @@
 #include <fontconfig/fontconfig.h>
 
 #include "glance.h"
+#include "opts.h"
 
 static glance_context *ctx;
 
@@ -120,10 +121,9 @@ static void page_of_50_mb(void **state)
     puts_(&b, "</body></html>");
     expect(b.s, b.len, NULL, GLANCE_ETOOBIG, "(max_words)");
     /* Over max_input_bytes, it says that instead. */
-    glance_options opt;
-    glance_options_default(&opt);
-    opt.max_input_bytes = (size_t)10 << 20;
-    expect(b.s, b.len, &opt, GLANCE_ETOOBIG, "(max_input_bytes)");
+    glance_options *opt = OPTS("max_input_bytes=10M");
+    expect(b.s, b.len, opt, GLANCE_ETOOBIG, "(max_input_bytes)");
+    glance_options_free(opt);
     free(para.s);
     free(b.s);
 }
@@ -171,10 +171,9 @@ static void sibling_links_100000(void **state)
     /* Laid out, and read as what it is: a page of links. */
     expect(b.s, b.len, NULL, GLANCE_ENOCONTENT, "a page of links");
     /* With fewer elements allowed, refused before the parse. */
-    glance_options opt;
-    glance_options_default(&opt);
-    opt.max_elements = 50000;
-    expect(b.s, b.len, &opt, GLANCE_ETOOBIG, "100002 elements, over the limit of 50000 (max_elements)");
+    glance_options *opt = OPTS("max_elements=50000");
+    expect(b.s, b.len, opt, GLANCE_ETOOBIG, "100002 elements, over the limit of 50000 (max_elements)");
+    glance_options_free(opt);
     free(b.s);
 }
 
@@ -332,12 +331,11 @@ static void style_text_capped(void **state)
     assert_int_equal(run(html, strlen(html), NULL, &res), GLANCE_OK);
     assert_null(strstr(glance_result_text(res), "words of the second sheet"));
     glance_result_free(res);
-    glance_options opt;
-    glance_options_default(&opt);
-    opt.max_css_bytes = 30; /* the first block (20 bytes) fits, not both */
-    assert_int_equal(run(html, strlen(html), &opt, &res), GLANCE_OK);
+    glance_options *opt = OPTS("max_css_bytes=30"); /* the first block (20 bytes) fits, not both */
+    assert_int_equal(run(html, strlen(html), opt, &res), GLANCE_OK);
     assert_non_null(strstr(glance_result_text(res), "words of the second sheet"));
     glance_result_free(res);
+    glance_options_free(opt);
 }
 
 static void huge_and_broken_sizes(void **state)
@@ -358,7 +356,7 @@ static void huge_and_broken_sizes(void **state)
         /* The shot of such a page is painted too. */
         unsigned char *png = NULL;
         size_t len = 0;
-        assert_int_equal(glance_result_shot_png(res, NULL, &png, &len), GLANCE_OK);
+        assert_int_equal(glance_result_shot_png(ctx, res, NULL, &png, &len), GLANCE_OK);
         assert_true(len > 8 && memcmp(png, "\x89PNG", 4) == 0);
         free(png);
         glance_result_free(res);
@@ -369,10 +367,9 @@ static void document_too_tall(void **state)
 {
     const char *html = "<html><body><div style='height: 2000000px'>" ARTICLE "</div></body></html>";
     expect(html, strlen(html), NULL, GLANCE_ETOOBIG, "px tall, over the limit of 1000000 (max_doc_height)");
-    glance_options opt;
-    glance_options_default(&opt);
-    opt.max_doc_height = 3000000;
-    expect(html, strlen(html), &opt, GLANCE_OK, NULL);
+    glance_options *opt = OPTS("max_doc_height=3000000");
+    expect(html, strlen(html), opt, GLANCE_OK, NULL);
+    glance_options_free(opt);
 }
 
 /* The time budget is checked between stages: 1 ms is spent by the parse
@@ -384,15 +381,15 @@ static void time_budget(void **state)
     repeat(&b, ARTICLE, 500);
     puts_(&b, "</body></html>");
     const char *html = b.s;
-    glance_options opt;
-    glance_options_default(&opt);
-    opt.time_budget_ms = 1;
-    expect(html, strlen(html), &opt, GLANCE_ECOSTLY, "page too costly");
-    expect(html, strlen(html), &opt, GLANCE_ECOSTLY, "over the budget of 1 ms (time_budget_ms)");
-    opt.time_budget_ms = 0; /* none */
-    expect(html, strlen(html), &opt, GLANCE_OK, NULL);
-    opt.time_budget_ms = -1;
-    expect(html, strlen(html), &opt, GLANCE_EOPTION, "time_budget_ms");
+    glance_options *opt = OPTS("time_budget=1ms");
+    expect(html, strlen(html), opt, GLANCE_ECOSTLY, "page too costly");
+    expect(html, strlen(html), opt, GLANCE_ECOSTLY, "over the budget of 1 ms (time_budget)");
+    OPTS_SET(opt, "time_budget=0"); /* none */
+    expect(html, strlen(html), opt, GLANCE_OK, NULL);
+    /* Out of range: refused when set, the budget left as it was. */
+    OPTS_REFUSED(opt, "time_budget", "-1", "time_budget");
+    OPTS_TEXT(opt, "time_budget", "0");
+    glance_options_free(opt);
     free(b.s);
 }
 

@@ -23,6 +23,7 @@
 #include <cmocka.h>
 
 #include "glance.h"
+#include "opts.h"
 
 #define MIN_CHARS 50
 #define TOLERANCE 0.05
@@ -93,12 +94,14 @@ static void compare(const char *name, int flex_grid, glance_fidelity *out)
     glance_geometry *geo = NULL;
     if (glance_geometry_read_file(boxes, &geo, why, sizeof why) != GLANCE_OK)
         fail_msg("%s", why);
-    glance_options opt;
-    glance_options_default(&opt);
-    opt.flex_grid = flex_grid;
-    glance_geometry_window(geo, &opt.window_w, &opt.window_h);
+    int w, h;
+    glance_geometry_window(geo, &w, &h);
+    char window[64];
+    snprintf(window, sizeof window, "window=%dx%d", w, h);
+    glance_options *opt = OPTS(window, flex_grid ? "flex_grid=on" : "flex_grid=off");
     glance_result *res = NULL;
-    glance_status st = glance_extract_file(ctx, html, &opt, &res);
+    glance_status st = glance_extract_file(ctx, html, opt, &res);
+    glance_options_free(opt);
     if (st != GLANCE_OK && st != GLANCE_ENOCONTENT)
         fail_msg("%s: %s", name, glance_result_message(res, st));
 

@@ -20,6 +20,7 @@
 #include <json-c/json.h>
 
 #include "glance.h"
+#include "opts.h"
 #include "run.h"
 
 /* The overlay's colours, as the legend and README name them. */
@@ -46,17 +47,16 @@ static int teardown(void **state)
     return 0;
 }
 
-static glance_result *extract(const char *fixture, int w, int h, glance_method method)
+static glance_result *extract(const char *fixture, int w, int h, const char *method)
 {
-    char path[512];
+    char path[512], window[64], how[64];
     snprintf(path, sizeof path, "%s/%s", FIXTURES_DIR, fixture);
-    glance_options o;
-    glance_options_default(&o);
-    o.window_w = w;
-    o.window_h = h;
-    o.method = method;
+    snprintf(window, sizeof window, "window=%dx%d", w, h);
+    snprintf(how, sizeof how, "method=%s", method);
+    glance_options *o = OPTS(window, how);
     glance_result *res = NULL;
-    glance_status st = glance_extract_file(ctx, path, &o, &res);
+    glance_status st = glance_extract_file(ctx, path, o, &res);
+    glance_options_free(o);
     assert_non_null(res);
     assert_true(st == GLANCE_OK || st == GLANCE_ENOCONTENT);
     return res;
@@ -94,7 +94,7 @@ static image shoot(glance_result *res, int full, int overlay, int max_height)
         so.max_height = max_height;
     unsigned char *png = NULL;
     size_t len = 0;
-    assert_int_equal(glance_result_shot_png(res, &so, &png, &len), GLANCE_OK);
+    assert_int_equal(glance_result_shot_png(ctx, res, &so, &png, &len), GLANCE_OK);
     assert_true(len > 8 && memcmp(png, "\x89PNG\r\n\x1a\n", 8) == 0);
     reader r = {png, len};
     image im;
@@ -146,7 +146,7 @@ static void png_has_the_requested_size(void **state)
 {
     (void)state;
     /* news.html at 1280x1024: the FIA is the page (shorter than 2 windows). */
-    glance_result *res = extract("news.html", 1280, 1024, GLANCE_METHOD_AUTO);
+    glance_result *res = extract("news.html", 1280, 1024, "auto");
     json_object *j = result_json(res);
     double doc_h = jnum(j, "document", "h", NULL), fia_h = jnum(j, "gce", "fia", "h");
     json_object_put(j);
@@ -161,7 +161,7 @@ static void png_has_the_requested_size(void **state)
     glance_result_free(res);
 
     /* tall.html (3555 px) at 1920x1080: FIA 2 windows; full; full cut. */
-    res = extract("tall.html", 1920, 1080, GLANCE_METHOD_AUTO);
+    res = extract("tall.html", 1920, 1080, "auto");
     im = shoot(res, 0, 0, 0);
     assert_true(im.w == 1920 && im.h == 2160);
     cairo_surface_destroy(im.s);
@@ -178,7 +178,7 @@ static void png_has_the_requested_size(void **state)
 static void answer_outline_at_its_box(void **state)
 {
     (void)state;
-    glance_result *res = extract("news.html", 1920, 1080, GLANCE_METHOD_AUTO);
+    glance_result *res = extract("news.html", 1920, 1080, "auto");
     assert_int_equal(glance_result_status(res), GLANCE_OK);
     glance_box b = glance_result_box(res);
     image im = shoot(res, 1, 1, 0), plain = shoot(res, 1, 0, 0);
@@ -222,7 +222,7 @@ static double cell_share(const image *over, const image *under, double cw, doubl
 static void excluded_cells_shaded(void **state)
 {
     (void)state;
-    glance_result *res = extract("news.html", 1920, 1080, GLANCE_METHOD_AUTO);
+    glance_result *res = extract("news.html", 1920, 1080, "auto");
     json_object *j = result_json(res), *grid, *excluded;
     assert_true(json_object_object_get_ex(json_object_object_get(j, "gce"), "grid", &grid));
     double cw = jnum(grid, "cell_w", NULL, NULL), ch = jnum(grid, "cell_h", NULL, NULL);
@@ -275,7 +275,7 @@ static void text_inside_the_main_content(void **state)
     (void)state;
     const char *pages[] = {"news.html", "news-ja.html", "news-ko.html", "tall.html"};
     for (size_t p = 0; p < sizeof pages / sizeof pages[0]; p++) {
-        glance_result *res = extract(pages[p], 1920, 1080, GLANCE_METHOD_AUTO);
+        glance_result *res = extract(pages[p], 1920, 1080, "auto");
         assert_int_equal(glance_result_status(res), GLANCE_OK);
         glance_box b = glance_result_box(res);
         image im = shoot(res, 0, 0, 0);
@@ -296,7 +296,7 @@ static void text_inside_the_main_content(void **state)
 static void tall_page_cut_with_a_note(void **state)
 {
     (void)state;
-    glance_result *res = extract("tall.html", 1920, 1080, GLANCE_METHOD_AUTO);
+    glance_result *res = extract("tall.html", 1920, 1080, "auto");
     image cut = shoot(res, 1, 0, 1000), whole = shoot(res, 1, 0, 0);
     long dark_cut = 0, dark_whole = 0, light_in_band = 0;
     for (int y = 980; y < 1000; y++)
@@ -321,15 +321,15 @@ static void tall_page_cut_with_a_note(void **state)
 static void file_and_memory_agree(void **state)
 {
     (void)state;
-    glance_result *res = extract("article-tag.html", 1280, 1024, GLANCE_METHOD_AUTO);
+    glance_result *res = extract("article-tag.html", 1280, 1024, "auto");
     unsigned char *png;
     size_t len;
-    assert_int_equal(glance_result_shot_png(res, NULL, &png, &len), GLANCE_OK);
+    assert_int_equal(glance_result_shot_png(ctx, res, NULL, &png, &len), GLANCE_OK);
     char path[] = "/tmp/glance-shot-XXXXXX";
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     close(fd);
-    assert_int_equal(glance_result_shot(res, NULL, path), GLANCE_OK);
+    assert_int_equal(glance_result_shot(ctx, res, NULL, path), GLANCE_OK);
     FILE *f = fopen(path, "rb");
     unsigned char *back = malloc(len + 1);
     size_t got = fread(back, 1, len + 1, f);
@@ -341,7 +341,7 @@ static void file_and_memory_agree(void **state)
     free(png);
     /* A folder that does not exist: an I/O error, errno saying why. */
     errno = 0;
-    assert_int_equal(glance_result_shot(res, NULL, "/nonexistent-dir/x.png"), GLANCE_EIO);
+    assert_int_equal(glance_result_shot(ctx, res, NULL, "/nonexistent-dir/x.png"), GLANCE_EIO);
     assert_int_equal(errno, ENOENT);
     glance_result_free(res);
 }
@@ -354,17 +354,52 @@ static void bad_requests(void **state)
     assert_int_equal(glance_extract(ctx, "", 0, NULL, &res), GLANCE_EINPUT);
     unsigned char *png = (unsigned char *)"x";
     size_t len = 1;
-    assert_int_equal(glance_result_shot_png(res, NULL, &png, &len), GLANCE_EOPTION);
+    assert_int_equal(glance_result_shot_png(ctx, res, NULL, &png, &len), GLANCE_EOPTION);
     assert_null(png);
     assert_int_equal(len, 0);
     glance_result_free(res);
-    res = extract("short.html", 1920, 1080, GLANCE_METHOD_AUTO);
+    res = extract("short.html", 1920, 1080, "auto");
     glance_shot_options so;
     glance_shot_options_default(&so);
     so.max_height = 0;
-    assert_int_equal(glance_result_shot_png(res, &so, &png, &len), GLANCE_EOPTION);
+    assert_int_equal(glance_result_shot_png(ctx, res, &so, &png, &len), GLANCE_EOPTION);
     so.max_height = 40000;
-    assert_int_equal(glance_result_shot_png(res, &so, &png, &len), GLANCE_EOPTION);
+    assert_int_equal(glance_result_shot_png(ctx, res, &so, &png, &len), GLANCE_EOPTION);
+    /* The page's fonts are the context's that made it: another context,
+     * or none, is refused, and the right one still paints. */
+    glance_context *other = glance_context_new();
+    assert_non_null(other);
+    png = (unsigned char *)"x";
+    len = 1;
+    assert_int_equal(glance_result_shot_png(other, res, NULL, &png, &len), GLANCE_EOPTION);
+    assert_null(png);
+    assert_int_equal(len, 0);
+    assert_int_equal(glance_result_shot_png(NULL, res, NULL, &png, &len), GLANCE_EOPTION);
+    assert_null(png);
+    char path[] = "/tmp/glance-shot-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(glance_result_shot(other, res, NULL, path), GLANCE_EOPTION);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    assert_int_equal(fgetc(f), EOF); /* nothing written */
+    fclose(f);
+    unlink(path);
+    assert_int_equal(glance_result_shot_png(ctx, res, NULL, &png, &len), GLANCE_OK);
+    assert_true(len > 8 && memcmp(png, "\x89PNG", 4) == 0);
+    free(png);
+    /* A result of the other context: its own, not ctx. */
+    glance_result *theirs = NULL;
+    static const char page[] =
+        "<html><body><p>A page, laid out by the other context.</p></body></html>";
+    glance_status st = glance_extract(other, page, sizeof page - 1, NULL, &theirs);
+    assert_true(st == GLANCE_OK || st == GLANCE_ENOCONTENT);
+    assert_int_equal(glance_result_shot_png(ctx, theirs, NULL, &png, &len), GLANCE_EOPTION);
+    assert_int_equal(glance_result_shot_png(other, theirs, NULL, &png, &len), GLANCE_OK);
+    free(png);
+    glance_result_free(theirs);
+    glance_context_free(other);
     glance_result_free(res);
 }
 
@@ -372,7 +407,7 @@ static void bad_requests(void **state)
 static void gce_failure_is_painted_too(void **state)
 {
     (void)state;
-    glance_result *res = extract("gce-fails.html", 1920, 1080, GLANCE_METHOD_GCE);
+    glance_result *res = extract("gce-fails.html", 1920, 1080, "gce");
     assert_int_equal(glance_result_status(res), GLANCE_ENOCONTENT);
     image im = shoot(res, 0, 1, 0), plain = shoot(res, 0, 0, 0);
     json_object *j = result_json(res);
