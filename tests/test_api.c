@@ -798,6 +798,38 @@ static void status_names(void **state)
     }
 }
 
+/* The HTML of an answer that is a span of text (every method but GCE, and
+ * what the reader page embeds) is that text escaped: markup written as
+ * text on the page stays text, never becomes markup. */
+static void span_answers_are_escaped(void **state)
+{
+    static const char page[] =
+        "<html><head><title>t</title></head><body>"
+        "<p>Write &lt;script&gt;alert(1)&lt;/script&gt; and &lt;b&gt;bold&lt;/b&gt; in a comment "
+        "box, and the forum shows it as text: Tom &amp; Jerry say \"quotes\" stay too, they said "
+        "in a long paragraph that carries enough words for every method to take it as the text.</p>"
+        "<p>A second paragraph of plain words keeps the text long enough to be the main content "
+        "of this small page, with nothing else on it but a line.</p></body></html>";
+    const char *methods[] = {"bte", "nodechar", "xpath", "danag"};
+    for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++) {
+        char m[32];
+        snprintf(m, sizeof m, "method=%s", methods[i]);
+        glance_options *o = OPTS(m);
+        glance_result *res;
+        assert_int_equal(run(page, strlen(page), o, &res), GLANCE_OK);
+        assert_string_equal(glance_result_method(res), methods[i]);
+        assert_non_null(strstr(glance_result_text(res), "<script>alert(1)</script>"));
+        const char *html = glance_result_html(res);
+        if (strstr(html, "<script") || strstr(html, "<b>") || strstr(html, "</b>"))
+            fail_msg("%s: markup from the text in the HTML: %s", methods[i], html);
+        assert_non_null(strstr(html, "&lt;script&gt;alert(1)&lt;/script&gt;"));
+        assert_non_null(strstr(html, "Tom &amp; Jerry"));
+        assert_non_null(strstr(html, "<p>"));
+        glance_result_free(res);
+        glance_options_free(o);
+    }
+}
+
 int main(void)
 {
     ctx = glance_context_new();
@@ -831,6 +863,7 @@ int main(void)
         cmocka_unit_test(options_described),
         cmocka_unit_test(restrict_options),
         cmocka_unit_test(status_names),
+        cmocka_unit_test(span_answers_are_escaped),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     glance_context_free(ctx);

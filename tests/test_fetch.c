@@ -62,6 +62,18 @@ static const char site_css[] = "@import \"more.css\";\n.promo { display: none }\
 static const char more_css[] = "article { width: 700px; margin: 0 auto }\n";
 #define CSS "Content-Type: text/css\r\n"
 
+/* The same page, its promo named in a word with an accent ("réclame", in
+ * UTF-8 on the page), and the sheets that hide it written in ISO-8859-1:
+ * one says so in its Content-Type, one with @charset. Read as UTF-8 the
+ * byte 0xE9 is no "é": the rule would match nothing and the promo win. */
+#define PAGE_RECLAME(links)                                                                     \
+    "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>River levels fall</title>" links \
+    "</head><body>\n<div class=\"r\xc3\xa9" "clame\" style=\"width:900px\"><h2>Subscribe today</h2>\n" \
+    PROMO PROMO "</div>\n<article><h1>River levels fall</h1>\n" ARTICLE ARTICLE                  \
+    "</article></body></html>\n"
+static const char page_latin1_http[] = PAGE_RECLAME("<link rel=stylesheet href=\"/l1.css\">");
+static const char page_latin1_at[] = PAGE_RECLAME("<link rel=stylesheet href=\"/l2.css\">");
+
 static char *big;      /* 150 000 bytes of page */
 static char *bomb;     /* 8 MB of page, sent gzip-compressed (a few KB) */
 #define BIG_LEN 150000
@@ -91,6 +103,11 @@ static httpd_route routes[] = {
     {.path = "/404css.html", .body = page_404css},
     {.path = "/gz.html", .body = page_css, .gzip = 1},
     {.path = "/many.html", .body = page_many},
+    {.path = "/latin1-http.html", .body = page_latin1_http},
+    {.path = "/latin1-at.html", .body = page_latin1_at},
+    {.path = "/l1.css", .headers = "Content-Type: text/css; charset=iso-8859-1\r\n",
+     .body = ".r\xe9" "clame { display: none }\n"},
+    {.path = "/l2.css", .headers = CSS, .body = "@charset \"iso-8859-1\";\n.r\xe9" "clame { display: none }\n"},
     {.path = "/s1.css", .headers = CSS, .body = "p { color: red }"},
     {.path = "/s2.css", .headers = CSS, .body = "p { color: red }"},
     {.path = "/s3.css", .headers = CSS, .body = "p { color: red }"},
@@ -217,6 +234,27 @@ static void stylesheets_change_the_choice(void **state)
     assert_non_null(strstr(head, "\r\nAccept-Language: en-US"));
     assert_non_null(strstr(head, "\r\nAccept: text/html"));
     free(head);
+    glance_options_free(o);
+}
+
+/* A stylesheet in another charset is read in it (its Content-Type, else
+ * its @charset): the rule naming the accented class hides the promo. */
+static void stylesheet_charset_converted(void **state)
+{
+    glance_options *o = quick();
+    const char *pages[] = {"/latin1-http.html", "/latin1-at.html"};
+    for (int i = 0; i < 2; i++) {
+        glance_result *res;
+        assert_int_equal(fetch(pages[i], o, &res), GLANCE_OK);
+        const char *err = "unset";
+        assert_true(find_sheet(res, i ? "/l2.css" : "/l1.css", &err));
+        assert_null(err);
+        if (strcmp(glance_result_xpath(res), ARTICLE_XPATH) != 0)
+            fail_msg("%s: chose %s: the ISO-8859-1 rule did not hide the promo", pages[i],
+                     glance_result_xpath(res));
+        assert_null(strstr(glance_result_text(res), "newsletter"));
+        glance_result_free(res);
+    }
     glance_options_free(o);
 }
 
@@ -524,6 +562,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(stylesheets_change_the_choice),
+        cmocka_unit_test(stylesheet_charset_converted),
         cmocka_unit_test(redirects_followed_and_resolved_against_the_end),
         cmocka_unit_test(base_href_moves_stylesheets),
         cmocka_unit_test(redirect_loop_stops),

@@ -47,47 +47,83 @@ static void trim(char *s)
         memmove(s, s + k, n - k + 1);
 }
 
-static int load_expect(const char *path, expectation *e)
+/* Reads a .expect; 0, or -1 with the reason in `why`: an unknown key or a
+ * line that is no "key: value" (a typo must not remove a check silently),
+ * too many phrases, a value too long. */
+static int load_expect(const char *path, expectation *e, char *why, size_t cap)
 {
     FILE *f = fopen(path, "r");
-    if (!f)
+    if (!f) {
+        snprintf(why, cap, "%s: cannot open", path);
         return -1;
+    }
+    int lineno = 0, bad = 0;
     strcpy(e->status, "ok");
     e->window_w = 1920;
     e->window_h = 1080;
     char line[1024];
-    while (fgets(line, sizeof line, f)) {
+    while (!bad && fgets(line, sizeof line, f)) {
+        lineno++;
         trim(line);
         if (!line[0] || line[0] == '#')
             continue;
         char *colon = strchr(line, ':');
-        if (!colon)
-            continue;
+        if (!colon) {
+            snprintf(why, cap, "%s:%d: not \"key: value\"", path, lineno);
+            bad = 1;
+            break;
+        }
         *colon = '\0';
         char *key = line, *val = colon + 1;
         trim(key);
         trim(val);
-        if (strcmp(key, "status") == 0)
-            snprintf(e->status, sizeof e->status, "%s", val);
-        else if (strcmp(key, "window") == 0)
-            sscanf(val, "%dx%d", &e->window_w, &e->window_h);
-        else if (strcmp(key, "page") == 0)
-            snprintf(e->page, sizeof e->page, "%s", val);
-        else if (strcmp(key, "method") == 0)
-            snprintf(e->method, sizeof e->method, "%s", val);
-        else if (strcmp(key, "answered") == 0)
-            snprintf(e->answered, sizeof e->answered, "%s", val);
-        else if (strcmp(key, "rule") == 0)
-            snprintf(e->rule, sizeof e->rule, "%s", val);
-        else if (strcmp(key, "xpath") == 0)
-            snprintf(e->xpath, sizeof e->xpath, "%s", val);
-        else if (strcmp(key, "contains") == 0 && e->n_contains < MAX_PHRASES)
-            snprintf(e->contains[e->n_contains++], 256, "%s", val);
-        else if (strcmp(key, "excludes") == 0 && e->n_excludes < MAX_PHRASES)
-            snprintf(e->excludes[e->n_excludes++], 256, "%s", val);
+        /* Each key, where its value goes and how long it may be. */
+        struct {
+            const char *key;
+            char *dst;
+            size_t size;
+        } slots[] = {
+            {"status", e->status, sizeof e->status},   {"page", e->page, sizeof e->page},
+            {"method", e->method, sizeof e->method},   {"answered", e->answered, sizeof e->answered},
+            {"rule", e->rule, sizeof e->rule},         {"xpath", e->xpath, sizeof e->xpath},
+        };
+        size_t k = 0;
+        while (k < sizeof slots / sizeof slots[0] && strcmp(key, slots[k].key) != 0)
+            k++;
+        char *dst = NULL;
+        size_t size = 0;
+        if (k < sizeof slots / sizeof slots[0]) {
+            dst = slots[k].dst;
+            size = slots[k].size;
+        } else if (strcmp(key, "contains") == 0 || strcmp(key, "excludes") == 0) {
+            int *n = key[0] == 'c' ? &e->n_contains : &e->n_excludes;
+            if (*n >= MAX_PHRASES) {
+                snprintf(why, cap, "%s:%d: more than %d %s phrases", path, lineno, MAX_PHRASES, key);
+                bad = 1;
+                break;
+            }
+            dst = key[0] == 'c' ? e->contains[(*n)++] : e->excludes[(*n)++];
+            size = sizeof e->contains[0];
+        } else if (strcmp(key, "window") == 0) {
+            if (sscanf(val, "%dx%d", &e->window_w, &e->window_h) != 2) {
+                snprintf(why, cap, "%s:%d: window '%s' is not WxH", path, lineno, val);
+                bad = 1;
+            }
+            continue;
+        } else {
+            snprintf(why, cap, "%s:%d: unknown key '%s'", path, lineno, key);
+            bad = 1;
+            break;
+        }
+        if (strlen(val) >= size) {
+            snprintf(why, cap, "%s:%d: the %s is too long", path, lineno, key);
+            bad = 1;
+            break;
+        }
+        snprintf(dst, size, "%s", val);
     }
     fclose(f);
-    return 0;
+    return bad ? -1 : 0;
 }
 
 static void check_fixture(void **state)
@@ -163,28 +199,51 @@ int main(void)
         fprintf(stderr, "cannot open %s\n", FIXTURES_DIR);
         return 1;
     }
-    size_t cap = 64, n = 0;
-    expectation *exps = calloc(cap, sizeof *exps);
-    struct CMUnitTest *tests = calloc(cap, sizeof *tests);
-    if (!exps || !tests)
-        return 1;
+    /* Every .expect, however many: the arrays grow. */
+    size_t cap = 0, n = 0;
+    expectation *exps = NULL;
+    struct CMUnitTest *tests = NULL;
     struct dirent *ent;
-    while ((ent = readdir(d)) && n < cap) {
+    int broken = 0;
+    while ((ent = readdir(d))) {
         size_t len = strlen(ent->d_name);
-        if (len < 8 || strcmp(ent->d_name + len - 7, ".expect") != 0 || len - 7 >= sizeof exps[n].name)
+        if (len < 8 || strcmp(ent->d_name + len - 7, ".expect") != 0)
             continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 64;
+            expectation *ne = realloc(exps, cap * sizeof *ne);
+            if (!ne)
+                return 1;
+            exps = ne;
+        }
         expectation *e = &exps[n];
-        memcpy(e->name, ent->d_name, len - 7);
-        char path[1024];
-        snprintf(path, sizeof path, "%s/%s", FIXTURES_DIR, ent->d_name);
-        if (load_expect(path, e) != 0)
+        memset(e, 0, sizeof *e);
+        if (len - 7 >= sizeof e->name) {
+            fprintf(stderr, "%s: the name is too long\n", ent->d_name);
+            broken = 1;
             continue;
-        tests[n].name = e->name;
-        tests[n].test_func = check_fixture;
-        tests[n].initial_state = e;
+        }
+        memcpy(e->name, ent->d_name, len - 7);
+        char path[1024], why[2400];
+        snprintf(path, sizeof path, "%s/%s", FIXTURES_DIR, ent->d_name);
+        if (load_expect(path, e, why, sizeof why) != 0) {
+            fprintf(stderr, "%s\n", why);
+            broken = 1;
+            continue;
+        }
         n++;
     }
     closedir(d);
+    if (broken)
+        return 1; /* a broken .expect fails the run, before any page */
+    tests = calloc(n ? n : 1, sizeof *tests);
+    if (!tests)
+        return 1;
+    for (size_t i = 0; i < n; i++) {
+        tests[i].name = exps[i].name;
+        tests[i].test_func = check_fixture;
+        tests[i].initial_state = &exps[i];
+    }
     if (n == 0) {
         fprintf(stderr, "no fixtures with .expect files in %s\n", FIXTURES_DIR);
         return 1;

@@ -393,6 +393,34 @@ static void time_budget(void **state)
     free(b.s);
 }
 
+/* The library's own check between stages, not render/'s: the page is laid
+ * out with no budget, then extracted again (glance_result_rerun, which
+ * starts the budget anew) with every method and a budget of 1 ms. GCE
+ * alone takes far longer on a page of 2 000 paragraphs, so the check
+ * before the next method stops the run; without it, all would answer. */
+static void time_budget_between_methods(void **state)
+{
+    buf b = {0};
+    puts_(&b, "<html><body>");
+    repeat(&b, ARTICLE, 2000);
+    puts_(&b, "</body></html>");
+    glance_options *opt = OPTS("time_budget=0");
+    glance_result *res = NULL;
+    assert_int_equal(glance_extract(ctx, b.s, strlen(b.s), opt, &res), GLANCE_OK);
+    OPTS_SET(opt, "method=all", "time_budget=1ms");
+    assert_int_equal(glance_result_rerun(res, opt), GLANCE_ECOSTLY);
+    const char *why = glance_result_message(res, GLANCE_ECOSTLY);
+    if (!strstr(why, "spent before") || !strstr(why, "(time_budget)"))
+        fail_msg("not the check between methods: %s", why);
+    assert_null(glance_result_text(res));
+    /* With no budget the same rerun answers. */
+    OPTS_SET(opt, "time_budget=0");
+    assert_int_equal(glance_result_rerun(res, opt), GLANCE_OK);
+    glance_result_free(res);
+    glance_options_free(opt);
+    free(b.s);
+}
+
 int main(void)
 {
     ctx = glance_context_new();
@@ -418,6 +446,7 @@ int main(void)
         cmocka_unit_test(huge_and_broken_sizes),
         cmocka_unit_test(document_too_tall),
         cmocka_unit_test(time_budget),
+        cmocka_unit_test(time_budget_between_methods),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     glance_context_free(ctx);
