@@ -58,6 +58,67 @@ static void help_and_usage(void **state)
     run_free(&r);
 }
 
+/* README.md's table of options is the one `glance options` prints from the
+ * library's own table: a row added, removed or changed shows here. */
+static void readme_options_table_is_the_build(void **state)
+{
+    run_out r = run("options");
+    assert_int_equal(r.code, 0);
+    char path[512];
+    snprintf(path, sizeof path, "%s/../README.md", FIXTURES_DIR);
+    char *readme = slurp(path);
+    const char *begin = strstr(readme, "<!-- options: begin -->\n"), *end = strstr(readme, "<!-- options: end -->");
+    assert_non_null(begin);
+    assert_non_null(end);
+    begin += strlen("<!-- options: begin -->\n");
+    size_t n = (size_t)(end - begin);
+    if (n != strlen(r.out) || strncmp(begin, r.out, n) != 0)
+        fail_msg("README.md's options table differs from `glance options`: run\n"
+                 "  build/tools/glance options and paste it between the markers");
+    /* Every key is a flag of glance extract: the table's first rows. */
+    assert_non_null(strstr(r.out, "| `gce.alpha` (`--alpha`) |"));
+    assert_non_null(strstr(r.out, "| `danag.gap` |"));
+    free(readme);
+    run_free(&r);
+}
+
+/* Every option of the library is a flag: --KEY VALUE, --KEY=VALUE, --set
+ * KEY=VALUE, --no-KEY, an alias; what was set shows in the JSON. */
+static void every_option_is_a_flag(void **state)
+{
+    const char *forms[] = {"--method danag --danag.gap 3", "--method=danag --danag.gap=3",
+                           "--set method=danag --set danag.gap=3"};
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+        char args[512];
+        snprintf(args, sizeof args, "extract --format json %s %s/news.html", forms[i], FIXTURES_DIR);
+        run_out r = run(args);
+        if (r.code != 0)
+            fail_msg("'%s' gave exit %d: %s", forms[i], r.code, r.err);
+        assert_non_null(strstr(r.out, "\"method\":\"danag\""));
+        run_free(&r);
+    }
+    /* A switch off: --no-cleanup keeps the navigation the clean-up drops. */
+    char args[512];
+    snprintf(args, sizeof args, "extract --method gce --gce.diff parent --no-cleanup %s/news.html",
+             FIXTURES_DIR);
+    run_out r = run(args);
+    assert_int_equal(r.code, 0);
+    run_free(&r);
+    /* A bad value names the key; an unknown flag is one line. */
+    snprintf(args, sizeof args, "extract --danag.gap -1 %s/news.html", FIXTURES_DIR);
+    r = run(args);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "danag.gap"));
+    assert_int_equal(count_lines(r.err), 1);
+    run_free(&r);
+    snprintf(args, sizeof args, "extract --frobnicate %s/news.html", FIXTURES_DIR);
+    r = run(args);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "--frobnicate"));
+    assert_int_equal(count_lines(r.err), 1);
+    run_free(&r);
+}
+
 static void bad_option_values(void **state)
 {
     const char *bad[] = {"--window 1920", "--window 0x1080", "--window axb", "--grid 7", "--alpha x",
@@ -263,6 +324,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(help_and_usage),
+        cmocka_unit_test(readme_options_table_is_the_build),
+        cmocka_unit_test(every_option_is_a_flag),
         cmocka_unit_test(bad_option_values),
         cmocka_unit_test(text_output),
         cmocka_unit_test(html_output),
