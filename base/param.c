@@ -163,10 +163,13 @@ void base_param_describe(const base_param *p, base_buf *out)
         hi /= 1000;
         unit = " s";
     }
+    /* A maximum this large is no bound a person needs to read. */
+    int open_top = p->max >= 1e9 && p->type != BASE_PARAM_MS;
     if (p->flags & BASE_PARAM_ABOVE_MIN)
-        base_buf_printf(out, "above %g%s, at most %g%s", lo, unit, hi, unit);
+        base_buf_printf(out, open_top ? "above %.15g%s" : "above %.15g%s, at most %.15g%s", lo, unit,
+                        hi, unit);
     else
-        base_buf_printf(out, "%g%s to %g%s", lo, unit, hi, unit);
+        base_buf_printf(out, open_top ? "%.15g%s or more" : "%.15g%s to %.15g%s", lo, unit, hi, unit);
 }
 
 const char *base_param_type_name(const base_param *p)

@@ -50,7 +50,7 @@ static const base_param core_table[] = {
     {"time_budget", BASE_PARAM_MS, C(time_budget_ms), 0, MAX_MS, "20",
      "parse, layout and extraction in all, checked between stages (litehtml cannot be "
      "interrupted within one); over it: GLANCE_ECOSTLY. 0: none", NULL,
-     OPT_LIMIT | OPT_ZERO_NONE, "time_budget_s"},
+     OPT_LIMIT | OPT_ZERO_NONE, NULL},
     /* The network. */
     {"offline", BASE_PARAM_BOOL, C(net.offline), 0, 0, "off",
      "never touch the network: URLs are refused, remote stylesheets skipped at once", NULL, 0,

@@ -159,8 +159,12 @@ int cmd_options(int argc, char **argv)
         char range[200];
         glance_option_range(i, range, sizeof range);
         printf("| `%s`", info.key);
-        if (info.alias)
-            printf(" (`--%s`)", info.alias);
+        if (info.alias) {
+            fputs(" (`--", stdout);
+            for (const char *a = info.alias; *a; a++)
+                putchar(*a == '_' ? '-' : *a);
+            fputs("`)", stdout);
+        }
         fputs(" | ", stdout);
         cell(range);
         fputs(" | ", stdout);
