@@ -107,7 +107,8 @@ static void start_server(void)
     if (server_pid == 0) {
         dup2(p[1], 1);
         execl(GLANCE_BIN, "glance", "serve", "--listen", "127.0.0.1:0", "--workers", "2", "--queue",
-              "4", "--budget", "3", "--max-page-bytes", "200000", "--allow-host", allow, (char *)NULL);
+              "4", "--budget", "3", "--max-page-bytes", "200000", "--set", "max_redirects=5",
+              "--allow-host", allow, (char *)NULL);
         _exit(127);
     }
     close(p[1]);
@@ -157,6 +158,7 @@ typedef struct answer {
     size_t len;
     char ctype[128];
     char retry_after[32];
+    char allow[64];
 } answer;
 
 static size_t on_body(char *p, size_t sz, size_t n, void *ud)
@@ -180,6 +182,8 @@ static size_t on_header(char *p, size_t sz, size_t n, void *ud)
         snprintf(a->ctype, sizeof a->ctype, "%.*s", (int)(len - 13), p + 13);
     if (len > 12 && strncasecmp(p, "Retry-After:", 12) == 0)
         snprintf(a->retry_after, sizeof a->retry_after, "%.*s", (int)(len - 12), p + 12);
+    if (len > 6 && strncasecmp(p, "Allow:", 6) == 0)
+        snprintf(a->allow, sizeof a->allow, "%.*s", (int)strcspn(p + 6, "\r\n"), p + 6);
     return len;
 }
 
@@ -236,6 +240,23 @@ static answer get(const char *fmt, ...)
     return call(path, NULL, 0, NULL);
 }
 
+/* A request with another HTTP method, no body. */
+static answer call_method(const char *method, const char *path)
+{
+    answer a;
+    struct curl_slist *h;
+    CURL *c = request(path, NULL, 0, NULL, &a, &h);
+    curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method);
+    CURLcode rc = curl_easy_perform(c);
+    if (rc != CURLE_OK)
+        fail_msg("%s %s: %s", method, path, curl_easy_strerror(rc));
+    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &a.code);
+    curl_easy_cleanup(c);
+    if (!a.body)
+        a.body = strdup("");
+    return a;
+}
+
 /* The URL of an upstream page, percent-encoded for a query. */
 static char *up_url(const char *path)
 {
@@ -249,8 +270,9 @@ static char *up_url(const char *path)
     return r;
 }
 
-/* An error answer: the code, and JSON with that code and `status`. */
-static void assert_error(answer a, long code, const char *status)
+/* An error answer: the code, and JSON with that code and `status`, its
+ * message naming `says` when not NULL. */
+static void assert_error_says(answer a, long code, const char *status, const char *says)
 {
     if (a.code != code)
         fail_msg("expected %ld, got %ld: %s", code, a.code, a.body);
@@ -264,8 +286,15 @@ static void assert_error(answer a, long code, const char *status)
     assert_int_equal(json_object_get_int(v), code);
     assert_true(json_object_object_get_ex(o, "error", &v));
     assert_true(strlen(json_object_get_string(v)) > 0);
+    if (says && !strstr(json_object_get_string(v), says))
+        fail_msg("the error does not name '%s': %s", says, json_object_get_string(v));
     json_object_put(o);
     free(a.body);
+}
+
+static void assert_error(answer a, long code, const char *status)
+{
+    assert_error_says(a, code, status, NULL);
 }
 
 /* ---- set-up ------------------------------------------------------------ */
@@ -488,6 +517,84 @@ static void test_errors(void **state)
     assert_error(call("/healthz", "x", 1, "text/plain"), 405, "method");
 }
 
+/* The JSON's field `key` as a string ("" when absent). */
+static const char *json_str(json_object *o, const char *key)
+{
+    json_object *v;
+    return json_object_object_get_ex(o, key, &v) ? json_object_get_string(v) : "";
+}
+
+/* Query parameters name the library's options, applied on top of the
+ * server's own (started with --set max_redirects=5, max_depth at its
+ * default 512): a limit may be lowered, never raised; the operator's
+ * options are refused; so is a parameter that names no option. */
+static void test_query_options(void **state)
+{
+    char *u = up_url("/article.html");
+    /* A method and a window: the JSON says which answered, and where. */
+    answer a = get("/extract?url=%s", u);
+    assert_int_equal(a.code, 200);
+    json_object *o = json_tokener_parse(a.body);
+    assert_non_null(o);
+    assert_string_not_equal(json_str(o, "method"), "bte"); /* auto: GCE answers this page */
+    json_object_put(o);
+    free(a.body);
+    a = get("/extract?url=%s&method=bte&window=1280x1024", u);
+    assert_int_equal(a.code, 200);
+    o = json_tokener_parse(a.body);
+    assert_non_null(o);
+    assert_string_equal(json_str(o, "method"), "bte");
+    json_object *win, *w;
+    assert_true(json_object_object_get_ex(o, "window", &win));
+    assert_true(json_object_object_get_ex(win, "w", &w));
+    assert_int_equal(json_object_get_int(w), 1280);
+    json_object_put(o);
+    free(a.body);
+    /* A method's parameter by its key, and limits lowered, are taken. */
+    a = get("/read?url=%s&gce.alpha=2.5&max_depth=100&max_redirects=5", u);
+    assert_int_equal(a.code, 200);
+    assert_non_null(strstr(a.body, ARTICLE_PHRASE));
+    free(a.body);
+    /* A limit raised over the server's: refused, naming the option. */
+    assert_error_says(get("/extract?url=%s&max_depth=100000", u), 400, "badoption", "max_depth");
+    assert_error_says(get("/read?url=%s&max_redirects=6", u), 400, "badoption", "max_redirects");
+    assert_error_says(get("/extract?url=%s&max_page_bytes=1G", u), 400, "badoption",
+                      "max_input_bytes");
+    /* The operator's options: local files, the address policy, the
+     * identity sent; in a POST's query too. */
+    assert_error_says(get("/extract?url=%s&public_only=off", u), 400, "badoption", "public_only");
+    assert_error_says(get("/read?url=%s&base_dir=%%2Fetc", u), 400, "badoption", "base_dir");
+    assert_error_says(get("/shot?url=%s&allow_addrs=127.0.0.1%%3A1", u), 400, "badoption",
+                      "allow_addrs");
+    assert_error_says(call("/extract?user_agent=x", linked_page, sizeof linked_page - 1, "text/html"),
+                      400, "badoption", "user_agent");
+    /* A parameter that is no option, and a value out of range. */
+    assert_error_says(get("/extract?url=%s&colour=blue", u), 400, "badoption", "colour");
+    assert_error_says(get("/extract?url=%s&gce.alpha=-1", u), 400, "badoption", "gce.alpha");
+    free(u);
+}
+
+/* A route asked with a method it does not take: 405, with Allow. */
+static void test_wrong_method(void **state)
+{
+    answer a = call_method("DELETE", "/extract");
+    assert_string_equal(a.allow, " GET, HEAD, POST");
+    assert_error(a, 405, "method");
+    char *u = up_url("/article.html");
+    char path[512];
+    snprintf(path, sizeof path, "/read?url=%s", u);
+    free(u);
+    a = call_method("PUT", path);
+    assert_string_equal(a.allow, " GET, HEAD");
+    assert_error(a, 405, "method");
+    a = call("/shot", "x", 1, "text/plain");
+    assert_string_equal(a.allow, " GET, HEAD");
+    assert_error(a, 405, "method");
+    assert_error(call_method("POST", "/metrics"), 405, "method");
+    /* A path no route has stays 404, whatever the method. */
+    assert_error(call_method("DELETE", "/nowhere"), 404, "notfound");
+}
+
 static void test_metrics(void **state)
 {
     answer a = get("/metrics");
@@ -700,6 +807,8 @@ int main(void)
         cmocka_unit_test(test_extract_post),
         cmocka_unit_test(test_shot),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_query_options),
+        cmocka_unit_test(test_wrong_method),
         cmocka_unit_test(test_metrics),
         cmocka_unit_test(test_concurrent),
         cmocka_unit_test(test_browser),

@@ -401,28 +401,20 @@ static int run_bench(glance_options *opt, const char *method, const char *window
     if (score_path)
         return score_file(score_path, truth_path);
 
-    char why[512];
-    json_object *troot;
-    json_object *truth = corpus_load_texts(truth_path, &troot, why, sizeof why);
-    if (!truth) {
-        fprintf(stderr, "glance bench: %s\n", why);
-        return EXIT_BADINPUT;
-    }
-    corpus_page *pages;
-    size_t n;
-    if (corpus_list(pages_dir, &pages, &n, why, sizeof why) != 0) {
-        fprintf(stderr, "glance bench: %s\n", why);
-        json_object_put(troot);
-        return EXIT_BADINPUT;
-    }
-    size_t without_boxes = boxes_dir ? fidelity_keep_pages(boxes_dir, pages, &n) : 0;
-    if (n == 0) {
+    corpus corp;
+    int started = corpus_start("bench", pages_dir, truth_path, &corp);
+    if (started != 0)
+        return started;
+    size_t without_boxes = boxes_dir ? fidelity_keep_pages(boxes_dir, corp.pages, &corp.n) : 0;
+    if (corp.n == 0) {
         fprintf(stderr, "glance bench: no page of %s has its boxes in %s (ID.json)\n", pages_dir,
                 boxes_dir);
-        free(pages);
-        json_object_put(troot);
+        corpus_end(&corp);
         return EXIT_BADINPUT;
     }
+    const corpus_page *pages = corp.pages;
+    size_t n = corp.n;
+    json_object *truth = corp.truth;
     char *limit = glance_options_get(opt, "max_input_bytes");
     bench_run run = {.pages = pages, .n = n, .truth = truth, .opt = opt, .boxes_dir = boxes_dir,
                      .max_bytes = limit ? (size_t)strtoull(limit, NULL, 10) : (size_t)64 << 20,
@@ -530,7 +522,6 @@ static int run_bench(glance_options *opt, const char *method, const char *window
         fidelity_page_free(&run.out[i].fid);
     }
     free(run.out);
-    corpus_free(pages, n);
-    json_object_put(troot);
+    corpus_end(&corp);
     return rc;
 }

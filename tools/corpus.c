@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
+#include "tools/cli.h"
+
 static int ends_with(const char *s, const char *suffix)
 {
     size_t n = strlen(s), k = strlen(suffix);
@@ -170,4 +172,25 @@ const char *corpus_text(json_object *texts, const char *id)
         json_object_is_type(body, json_type_string))
         return json_object_get_string(body);
     return NULL;
+}
+
+int corpus_start(const char *cmd, const char *dir, const char *truth_path, corpus *c)
+{
+    char why[512];
+    *c = (corpus){0};
+    if (!(c->truth = corpus_load_texts(truth_path, &c->root, why, sizeof why)) ||
+        corpus_list(dir, &c->pages, &c->n, why, sizeof why) != 0) {
+        fprintf(stderr, "glance %s: %s\n", cmd, why);
+        corpus_end(c);
+        return EXIT_BADINPUT;
+    }
+    return 0;
+}
+
+void corpus_end(corpus *c)
+{
+    corpus_free(c->pages, c->n);
+    if (c->root)
+        json_object_put(c->root);
+    *c = (corpus){0};
 }

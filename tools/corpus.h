@@ -29,4 +29,19 @@ json_object *corpus_load_texts(const char *path, json_object **root, char *why, 
 /* The articleBody of `id`, or NULL when absent (a bare string is taken too). */
 const char *corpus_text(json_object *texts, const char *id);
 
+/* A corpus to run: the texts its pages are scored against, and the pages. */
+typedef struct corpus {
+    json_object *root;  /* owns `truth` */
+    json_object *truth; /* {id: {"articleBody": text}} (corpus_text reads it) */
+    corpus_page *pages; /* sorted by id */
+    size_t n;
+} corpus;
+
+/* The start glance bench and glance sweep share: the truth file loaded and
+ * the pages of `dir` listed. 0; or EXIT_BADINPUT after a line on stderr
+ * ("glance CMD: why"), with nothing left to free. */
+int corpus_start(const char *cmd, const char *dir, const char *truth_path, corpus *c);
+/* Frees the pages and the texts. */
+void corpus_end(corpus *c);
+
 #endif

@@ -450,20 +450,13 @@ int cmd_sweep(int argc, char **argv)
         }
     glance_options_free(check);
 
-    char why[512];
-    json_object *troot;
-    json_object *truth = corpus_load_texts(truth_path, &troot, why, sizeof why);
-    if (!truth) {
-        fprintf(stderr, "glance sweep: %s\n", why);
-        return EXIT_BADINPUT;
-    }
-    corpus_page *pages;
-    size_t n;
-    if (corpus_list(pages_dir, &pages, &n, why, sizeof why) != 0) {
-        fprintf(stderr, "glance sweep: %s\n", why);
-        json_object_put(troot);
-        return EXIT_BADINPUT;
-    }
+    corpus corp;
+    int started = corpus_start("sweep", pages_dir, truth_path, &corp);
+    if (started != 0)
+        return started;
+    const corpus_page *pages = corp.pages;
+    size_t n = corp.n;
+    json_object *truth = corp.truth;
     fprintf(stderr, "glance sweep: %zu pages x %d combinations (%d per window, %d layouts per page)\n",
             n, ax.total, ax.per_window, ax.n_windows);
     sweep_run run = {.ax = &ax, .pages = pages, .n = n, .truth = truth,
@@ -562,7 +555,6 @@ int cmd_sweep(int argc, char **argv)
     free(ax.alpha);
     free(ax.beta);
     free(ax.dw);
-    corpus_free(pages, n);
-    json_object_put(troot);
+    corpus_end(&corp);
     return rc;
 }

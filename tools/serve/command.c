@@ -1,0 +1,416 @@
+/* tools/serve/: glance serve, the reader-mode backend over HTTP: its flags,
+ * signals, start and stop.
+ *
+ * libmicrohttpd runs the sockets on one internal polling thread (epoll);
+ * the work (fetch, layout, extraction, painting) runs on our workers
+ * (workers.c). Every option of the library is a flag too: the server's
+ * options are every request's defaults and the ceilings of the limits a
+ * client's query may lower (routes.c).
+ *
+ * SIGTERM (or SIGINT): stop accepting, finish every request already taken
+ * (queued or running) and send its answer, then exit 0. */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <math.h>
+#include <netdb.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cairo.h>
+#include <fontconfig/fontconfig.h>
+
+#include "tools/cli.h"
+#include "tools/options.h"
+#include "tools/serve/serve.h"
+
+static void usage(FILE *f)
+{
+    fputs("usage: glance serve [--listen HOST:PORT] [--workers N] [--queue N] [--budget S]\n"
+          "                    [--allow-host IP:PORT ...] [library options]\n"
+          "\n"
+          "The reader-mode backend over HTTP:\n"
+          "  GET  /read?url=U[&KEY=VALUE...]     a reader page: title, content, link to U\n"
+          "  GET  /extract?url=U[&KEY=VALUE...]  the JSON of glance extract --format json\n"
+          "  POST /extract[?base=U&KEY=VALUE...] the same for the page in the body (its\n"
+          "                                      Content-Type's charset is honoured)\n"
+          "  GET  /shot?url=U[&KEY=VALUE...]     the PNG of glance shot\n"
+          "  GET  /healthz, GET /metrics         health; Prometheus counters\n"
+          "KEY=VALUE: any option of the library below by its key (method=bte,\n"
+          "gce.alpha=2.5, window=1280x1024), on top of the server's: a limit may only\n"
+          "be lowered, the operator's options (local files, the network policy, the\n"
+          "identity sent) are refused, the window is at most 3840x2400; anything\n"
+          "refused, an unknown parameter included, is 400 \"badoption\".\n"
+          "Errors are JSON: 400 bad URL or option, 403 address refused, 405 method,\n"
+          "413 too large, 422 no main content or not HTML, 502 upstream failed, 503\n"
+          "busy (Retry-After), 504 upstream timed out.\n"
+          "\n"
+          "options:\n"
+          "  --listen HOST:PORT  address to listen on (default 127.0.0.1:8080; port 0:\n"
+          "                      any free one, printed on stdout)\n"
+          "  --workers N         workers, one glance context each (default: cores)\n"
+          "  --queue N           requests waiting for a worker at most; more get 503\n"
+          "                      (default 4 x workers)\n"
+          "  --budget S          seconds a request may take, queue wait and fetch\n"
+          "                      included (default 30)\n"
+          "  --allow-host IP:PORT  let this exact numeric address and port through the\n"
+          "                      address policy (which refuses loopback, private and\n"
+          "                      reserved addresses), checked on every connection;\n"
+          "                      redirects and stylesheets elsewhere stay refused. For\n"
+          "                      tests and an upstream of your own; repeatable\n"
+          "  -h, --help          this help\n"
+          "\n"
+          "the library's options (--KEY VALUE, --KEY=VALUE, --set KEY=VALUE; a switch\n"
+          "is --KEY or --no-KEY): every request's defaults, and the ceilings of the\n"
+          "limits. The server's own defaults differ from those listed in three:\n"
+          "public_only is always on; max_input_bytes (--max-page-bytes) is 8M, also\n"
+          "the most a POSTed body may hold; timeout and time_budget are --budget,\n"
+          "and whatever they are, a request gets no more than its budget has left.\n"
+          "\n",
+          f);
+    cli_options_usage(f, "page");
+    fputs("\nauto:\n", f);
+    cli_options_usage(f, "auto");
+    fputs("\nthe methods:\n", f);
+    cli_options_usage(f, "methods");
+    fputs("\nthe network:\n", f);
+    cli_options_usage(f, "network");
+    fputs("\nwhat a page may cost:\n", f);
+    cli_options_usage(f, "limits");
+    fputs("\nSIGTERM or SIGINT: stop accepting, finish the requests taken, exit 0.\n", f);
+}
+
+/* "HOST:PORT" or "[V6]:PORT" into a socket address. */
+static int parse_listen(const char *s, struct sockaddr_storage *sa, socklen_t *len, int *v6)
+{
+    char host[256];
+    const char *colon = strrchr(s, ':');
+    if (!colon || colon == s || (size_t)(colon - s) >= sizeof host)
+        return -1;
+    size_t hn = (size_t)(colon - s);
+    memcpy(host, s, hn);
+    host[hn] = '\0';
+    if (host[0] == '[' && hn > 2 && host[hn - 1] == ']') {
+        memmove(host, host + 1, hn - 2);
+        host[hn - 2] = '\0';
+    }
+    char *end;
+    long port = strtol(colon + 1, &end, 10);
+    if (*end || end == colon + 1 || port < 0 || port > 65535)
+        return -1;
+    struct addrinfo hints = {.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV, .ai_socktype = SOCK_STREAM};
+    struct addrinfo *ai = NULL;
+    if (getaddrinfo(host, colon + 1, &hints, &ai) != 0 || !ai)
+        return -1;
+    memcpy(sa, ai->ai_addr, ai->ai_addrlen);
+    *len = ai->ai_addrlen;
+    *v6 = ai->ai_family == AF_INET6;
+    freeaddrinfo(ai);
+    return 0;
+}
+
+/* Adds "IP:PORT" to a comma-separated allow-list (malloc'd) in the form the
+ * connection check compares (inet_ntop's; IPv6 in brackets). 0, or -1 for
+ * a bad value. */
+static int add_allowed(char **list, const char *v)
+{
+    struct sockaddr_storage sa;
+    socklen_t len;
+    int v6;
+    char ip[INET6_ADDRSTRLEN], one[INET6_ADDRSTRLEN + 10];
+    if (parse_listen(v, &sa, &len, &v6) != 0)
+        return -1;
+    unsigned port;
+    if (v6) {
+        const struct sockaddr_in6 *s = (const struct sockaddr_in6 *)&sa;
+        inet_ntop(AF_INET6, &s->sin6_addr, ip, sizeof ip);
+        port = ntohs(s->sin6_port);
+        snprintf(one, sizeof one, "[%s]:%u", ip, port);
+    } else {
+        const struct sockaddr_in *s = (const struct sockaddr_in *)&sa;
+        inet_ntop(AF_INET, &s->sin_addr, ip, sizeof ip);
+        port = ntohs(s->sin_port);
+        snprintf(one, sizeof one, "%s:%u", ip, port);
+    }
+    if (port == 0)
+        return -1;
+    size_t old = *list ? strlen(*list) : 0;
+    char *n = realloc(*list, old + strlen(one) + 2);
+    if (!n)
+        return -1;
+    if (old)
+        n[old++] = ',';
+    strcpy(n + old, one);
+    *list = n;
+    return 0;
+}
+
+/* Sets option `key` to the most its range allows. */
+static int set_to_max(glance_options *o, const char *key)
+{
+    for (int i = 0; i < glance_option_count(); i++) {
+        glance_option_info info;
+        info.size = sizeof info;
+        if (glance_option_describe(i, &info) != GLANCE_OK)
+            break;
+        if (strcmp(info.key, key) == 0) {
+            char v[64];
+            snprintf(v, sizeof v, "%.17g", info.max);
+            return glance_options_set(o, key, v) == GLANCE_OK ? 0 : -1;
+        }
+    }
+    return -1;
+}
+
+/* The server's defaults, before the flags change them: the address policy
+ * on, pages of 8 MiB at most, and no bound on the fetch and the layout but
+ * the request's budget (the most here, lowered to --budget after the
+ * flags). */
+static int server_defaults(glance_options *o)
+{
+    if (glance_options_set(o, "public_only", "on") != GLANCE_OK ||
+        glance_options_set(o, "max_input_bytes", "8M") != GLANCE_OK)
+        return -1;
+    return set_to_max(o, "timeout") || set_to_max(o, "time_budget") ? -1 : 0;
+}
+
+/* The value of serve's own flag `name` at argv[*i] ("--name V" or
+ * "--name=V"); NULL when argv[*i] is another flag, or when it is this one
+ * without a value (*missing set). */
+static const char *flag_value(const char *name, int argc, char **argv, int *i, int *missing)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+    if (strncmp(a, name, n) != 0)
+        return NULL;
+    if (a[n] == '=')
+        return a + n + 1;
+    if (a[n] != '\0')
+        return NULL;
+    if (*i + 1 >= argc) {
+        *missing = 1;
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+typedef struct settings {
+    const char *listen_at;
+    int workers, queue; /* queue -1: 4 x workers */
+    double budget_s;
+    char *allow;        /* --allow-host's, joined */
+} settings;
+
+/* One of serve's own flags: 1 taken, 0 not one of them, -1 bad (said). */
+static int own_flag(settings *s, int argc, char **argv, int *i)
+{
+    static const char *const names[] = {"--listen", "--workers", "--queue", "--budget", "--allow-host"};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        int missing = 0;
+        const char *v = flag_value(names[k], argc, argv, i, &missing);
+        if (missing) {
+            fprintf(stderr, "glance serve: %s needs a value\n", names[k]);
+            return -1;
+        }
+        if (!v)
+            continue;
+        double d = 0;
+        int bad = 0;
+        if (k == 0)
+            s->listen_at = v;
+        else if (k == 4)
+            bad = add_allowed(&s->allow, v) != 0;
+        else if (cli_parse_double(v, &d) != 0)
+            bad = 1;
+        else if (k == 1 && !(bad = d < 1 || d > 256 || d != floor(d)))
+            s->workers = (int)d;
+        else if (k == 2 && !(bad = d < 0 || d > 100000 || d != floor(d)))
+            s->queue = (int)d;
+        else if (k == 3 && !(bad = d <= 0 || d > 3600))
+            s->budget_s = d;
+        if (bad) {
+            fprintf(stderr, "glance serve: bad value for %s: '%s'\n", names[k], v);
+            return -1;
+        }
+        return 1;
+    }
+    return 0;
+}
+
+/* The server's options after the flags: the address policy still on, the
+ * allowed hosts added, the time limits within the budget, the window
+ * within the server's bounds. 0, or -1 (said). */
+static int finish_options(server *srv, settings *s)
+{
+    glance_options *o = srv->opts;
+    char *v = glance_options_get(o, "public_only");
+    int off = v && strcmp(v, "off") == 0;
+    free(v);
+    if (off) {
+        fprintf(stderr, "glance serve: the address policy (public_only) is always on\n");
+        return -1;
+    }
+    if (s->allow) {
+        char *given = glance_options_get(o, "allow_addrs"), *all = NULL;
+        if (given && given[0] && asprintf(&all, "%s,%s", given, s->allow) < 0)
+            all = NULL;
+        glance_status st = glance_options_set(o, "allow_addrs", all ? all : s->allow);
+        free(given);
+        free(all);
+        if (st != GLANCE_OK) {
+            fprintf(stderr, "glance serve: %s\n", glance_options_error(o));
+            return -1;
+        }
+    }
+    char ms[32];
+    snprintf(ms, sizeof ms, "%ldms", (long)(s->budget_s * 1000));
+    /* Lowered to the budget unless lower already (restrict refuses then). */
+    (void)glance_options_restrict(o, "timeout", ms);
+    (void)glance_options_restrict(o, "connect_timeout", ms);
+    (void)glance_options_restrict(o, "time_budget", ms);
+    char *window = glance_options_get(o, "window"), why[160];
+    int bad = serve_check_window(window, why, sizeof why);
+    free(window);
+    if (bad) {
+        fprintf(stderr, "glance serve: %s\n", why);
+        return -1;
+    }
+    char *bytes = glance_options_get(o, "max_input_bytes");
+    srv->max_body = bytes ? (size_t)strtoull(bytes, NULL, 10) : 0;
+    free(bytes);
+    srv->budget_ms = s->budget_s * 1000;
+    return srv->max_body ? 0 : -1;
+}
+
+/* Waits for SIGTERM or SIGINT, then stops accepting and waits until every
+ * request taken is answered (or its budget and 10 s more passed). The
+ * number still unanswered. */
+static int wait_and_drain(server *srv, sigset_t *sigs)
+{
+    int sig = 0;
+    while (sigwait(sigs, &sig) != 0)
+        ;
+    fprintf(stderr, "glance serve: signal %d: finishing the requests taken\n", sig);
+    pthread_mutex_lock(&srv->lock);
+    srv->stopping = 1;
+    pthread_mutex_unlock(&srv->lock);
+    MHD_socket ls = MHD_quiesce_daemon(srv->d);
+    if (ls != MHD_INVALID_SOCKET)
+        close(ls);
+    /* in_flight falls as each answer is sent (serve_completed). */
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += (time_t)(srv->budget_ms / 1000) + 10;
+    pthread_mutex_lock(&srv->lock);
+    while (srv->in_flight > 0)
+        if (pthread_cond_timedwait(&srv->idle, &srv->lock, &until) == ETIMEDOUT)
+            break;
+    int left = srv->in_flight;
+    pthread_mutex_unlock(&srv->lock);
+    return left;
+}
+
+int cmd_serve(int argc, char **argv)
+{
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    settings s = {"127.0.0.1:8080", ncpu > 0 ? (int)ncpu : 2, -1, 30, NULL};
+    server srv;
+    memset(&srv, 0, sizeof srv);
+    int code = EXIT_USAGE;
+    srv.opts = glance_options_new();
+    if (!srv.opts || server_defaults(srv.opts) != 0) {
+        fprintf(stderr, "glance serve: out of memory\n");
+        code = EXIT_INTERNAL;
+        goto out;
+    }
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            usage(stdout);
+            code = 0;
+            goto out;
+        }
+        int r = own_flag(&s, argc, argv, &i);
+        if (r == 0)
+            r = cli_option("serve", srv.opts, argc, argv, &i);
+        if (r < 0)
+            goto out;
+        if (r == 0) {
+            cli_bad_flag("serve", a);
+            goto out;
+        }
+    }
+    if (s.queue < 0)
+        s.queue = 4 * s.workers;
+    if (finish_options(&srv, &s) != 0)
+        goto out;
+    struct sockaddr_storage sa;
+    socklen_t salen;
+    int v6 = 0;
+    if (parse_listen(s.listen_at, &sa, &salen, &v6) != 0) {
+        fprintf(stderr, "glance serve: bad --listen '%s' (HOST:PORT, a numeric address)\n", s.listen_at);
+        goto out;
+    }
+
+    /* Signals are taken by sigwait, on this thread only: block them before
+     * any thread starts, so every thread inherits the mask. */
+    sigset_t sigs;
+    sigemptyset(&sigs);
+    sigaddset(&sigs, SIGTERM);
+    sigaddset(&sigs, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    code = EXIT_INTERNAL;
+    pthread_mutex_init(&srv.lock, NULL);
+    pthread_cond_init(&srv.idle, NULL);
+    if (!(srv.metrics = serve_metrics_new()) || !(srv.workers = serve_workers_start(s.workers, s.queue)))
+        goto stop;
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_ALLOW_SUSPEND_RESUME |
+                     MHD_USE_ITC | (v6 ? MHD_USE_IPv6 : 0);
+    struct MHD_Daemon *d = MHD_start_daemon(
+        flags, 0, NULL, NULL, serve_request, &srv, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
+        MHD_OPTION_NOTIFY_COMPLETED, serve_completed, &srv, MHD_OPTION_CONNECTION_LIMIT, (unsigned)4096,
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)(srv.budget_ms / 1000 + 30),
+        MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)1024, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+        (size_t)65536, MHD_OPTION_END);
+    if (!d) {
+        fprintf(stderr, "glance serve: cannot listen on %s: %s\n", s.listen_at, strerror(errno));
+        goto stop;
+    }
+    srv.d = d;
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
+    printf("glance serve: listening on http://%.*s:%u (%d workers, queue %d)\n",
+           (int)(strrchr(s.listen_at, ':') - s.listen_at), s.listen_at, info ? info->port : 0,
+           serve_workers_count(srv.workers), s.queue);
+    fflush(stdout);
+
+    int left = wait_and_drain(&srv, &sigs);
+    if (left) {
+        /* Workers still hold suspended connections: libmicrohttpd cannot be
+         * stopped under them. Leave; the kernel closes the sockets. */
+        fprintf(stderr, "glance serve: %d requests still unanswered at the deadline\n", left);
+        free(s.allow);
+        return EXIT_INTERNAL;
+    }
+    MHD_stop_daemon(d);
+    code = 0;
+stop:
+    serve_workers_stop(srv.workers);
+    serve_metrics_free(srv.metrics);
+    /* cairo's process-wide font caches (filled by /shot) and their
+     * fontconfig patterns, handed back for a clean exit as glance shot
+     * does; no worker paints any more. */
+    cairo_debug_reset_static_data();
+    FcFini();
+    fprintf(stderr, "glance serve: stopped\n");
+out:
+    glance_options_free(srv.opts);
+    free(s.allow);
+    return code;
+}

@@ -1,0 +1,160 @@
+/* tools/serve/: the counters of GET /metrics, by endpoint (a route of the
+ * table, or "other"), and their Prometheus text. */
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "base/buf.h"
+#include "tools/serve/serve.h"
+
+static const int codes[] = {200, 400, 403, 404, 405, 413, 422, 500, 502, 503, 504};
+#define N_CODES (int)(sizeof codes / sizeof codes[0])
+static const double buckets[] = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30};
+#define N_BUCKETS (int)(sizeof buckets / sizeof buckets[0])
+
+typedef struct counts {
+    unsigned long requests;
+    unsigned long responses[N_CODES + 1]; /* the last: any other code */
+    unsigned long hist[N_BUCKETS + 1];    /* made cumulative when printed */
+    double sum;
+    unsigned long count;
+} counts;
+
+struct serve_metrics {
+    pthread_mutex_t lock;
+    unsigned long rejected; /* 503: queue full or shutting down */
+    int n;                  /* the routes, and "other" */
+    counts ep[];
+};
+
+static counts *of(serve_metrics *m, int endpoint)
+{
+    return &m->ep[endpoint >= 0 && endpoint < m->n ? endpoint : m->n - 1];
+}
+
+static const char *ep_name(int ep)
+{
+    return ep < serve_n_routes ? serve_routes[ep].path + 1 : "other";
+}
+
+/* Only the routes that wait for a worker are timed. */
+static int timed(int ep)
+{
+    return ep < serve_n_routes && serve_routes[ep].worker;
+}
+
+serve_metrics *serve_metrics_new(void)
+{
+    int n = serve_n_routes + 1;
+    serve_metrics *m = calloc(1, sizeof *m + (size_t)n * sizeof m->ep[0]);
+    if (!m)
+        return NULL;
+    m->n = n;
+    pthread_mutex_init(&m->lock, NULL);
+    return m;
+}
+
+void serve_metrics_free(serve_metrics *m)
+{
+    if (!m)
+        return;
+    pthread_mutex_destroy(&m->lock);
+    free(m);
+}
+
+void serve_metrics_request(serve_metrics *m, int endpoint)
+{
+    pthread_mutex_lock(&m->lock);
+    of(m, endpoint)->requests++;
+    pthread_mutex_unlock(&m->lock);
+}
+
+void serve_metrics_rejected(serve_metrics *m)
+{
+    pthread_mutex_lock(&m->lock);
+    m->rejected++;
+    pthread_mutex_unlock(&m->lock);
+}
+
+void serve_metrics_response(serve_metrics *m, int endpoint, int code, double seconds)
+{
+    int c = 0;
+    while (c < N_CODES && codes[c] != code)
+        c++;
+    pthread_mutex_lock(&m->lock);
+    counts *e = of(m, endpoint);
+    e->responses[c]++;
+    if (timed((int)(e - m->ep))) {
+        int b = 0;
+        while (b < N_BUCKETS && seconds > buckets[b])
+            b++;
+        e->hist[b]++;
+        e->sum += seconds;
+        e->count++;
+    }
+    pthread_mutex_unlock(&m->lock);
+}
+
+char *serve_metrics_text(serve_metrics *m, int queued, int in_flight, int workers, size_t *len)
+{
+    base_buf s = BASE_BUF_INIT;
+    pthread_mutex_lock(&m->lock);
+    base_buf_puts(&s, "# HELP glance_requests_total Requests received, by endpoint.\n"
+                      "# TYPE glance_requests_total counter\n");
+    for (int e = 0; e < m->n; e++)
+        base_buf_printf(&s, "glance_requests_total{endpoint=\"%s\"} %lu\n", ep_name(e),
+                        m->ep[e].requests);
+    base_buf_puts(&s, "# HELP glance_responses_total Responses sent, by endpoint and HTTP status.\n"
+                      "# TYPE glance_responses_total counter\n");
+    for (int e = 0; e < m->n; e++)
+        for (int c = 0; c <= N_CODES; c++) {
+            unsigned long k = m->ep[e].responses[c];
+            if (k && c < N_CODES)
+                base_buf_printf(&s, "glance_responses_total{endpoint=\"%s\",code=\"%d\"} %lu\n",
+                                ep_name(e), codes[c], k);
+            else if (k)
+                base_buf_printf(&s, "glance_responses_total{endpoint=\"%s\",code=\"other\"} %lu\n",
+                                ep_name(e), k);
+        }
+    base_buf_puts(&s, "# HELP glance_errors_total Responses with a status of 400 or over, by endpoint.\n"
+                      "# TYPE glance_errors_total counter\n");
+    for (int e = 0; e < m->n; e++) {
+        unsigned long errors = 0;
+        for (int c = 0; c <= N_CODES; c++)
+            if (c == N_CODES || codes[c] >= 400)
+                errors += m->ep[e].responses[c];
+        base_buf_printf(&s, "glance_errors_total{endpoint=\"%s\"} %lu\n", ep_name(e), errors);
+    }
+    base_buf_puts(&s, "# HELP glance_rejected_total Requests refused with 503 because the queue was "
+                      "full or the server was stopping.\n# TYPE glance_rejected_total counter\n");
+    base_buf_printf(&s, "glance_rejected_total %lu\n", m->rejected);
+    base_buf_puts(&s, "# HELP glance_request_duration_seconds Time from a request's arrival to its "
+                      "answer.\n# TYPE glance_request_duration_seconds histogram\n");
+    for (int e = 0; e < m->n; e++) {
+        if (!timed(e))
+            continue;
+        const counts *c = &m->ep[e];
+        unsigned long cum = 0;
+        for (int b = 0; b < N_BUCKETS; b++) {
+            cum += c->hist[b];
+            base_buf_printf(&s, "glance_request_duration_seconds_bucket{endpoint=\"%s\",le=\"%g\"} %lu\n",
+                            ep_name(e), buckets[b], cum);
+        }
+        base_buf_printf(&s, "glance_request_duration_seconds_bucket{endpoint=\"%s\",le=\"+Inf\"} %lu\n",
+                        ep_name(e), c->count);
+        base_buf_printf(&s, "glance_request_duration_seconds_sum{endpoint=\"%s\"} %.6f\n", ep_name(e),
+                        c->sum);
+        base_buf_printf(&s, "glance_request_duration_seconds_count{endpoint=\"%s\"} %lu\n", ep_name(e),
+                        c->count);
+    }
+    pthread_mutex_unlock(&m->lock);
+    base_buf_puts(&s, "# HELP glance_queue_length Requests waiting for a worker.\n"
+                      "# TYPE glance_queue_length gauge\n");
+    base_buf_printf(&s, "glance_queue_length %d\n", queued);
+    base_buf_puts(&s, "# HELP glance_in_flight Requests queued or being worked on.\n"
+                      "# TYPE glance_in_flight gauge\n");
+    base_buf_printf(&s, "glance_in_flight %d\n", in_flight);
+    base_buf_printf(&s, "# HELP glance_workers Workers, one glance context each.\n"
+                        "# TYPE glance_workers gauge\nglance_workers %d\n",
+                    workers);
+    return base_buf_take(&s, len);
+}

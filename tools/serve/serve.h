@@ -1,0 +1,173 @@
+/* tools/serve/: what the files of glance serve share (not a public header).
+ *
+ *   command.c  the command: its flags and the server's options, signals,
+ *              start and stop
+ *   routes.c   the route table and the request handler that dispatches
+ *              through it; query options, POST bodies, sending answers
+ *   workers.c  the queue and the workers: a job goes in, its answer comes
+ *              back (nothing else knows what a worker is)
+ *   job.c      a job's work on a glance context: the page extracted, then
+ *              the reader page, the JSON or the PNG
+ *   answer.c   error answers and the HTTP status of a glance status
+ *   reader.c   the reader page, with reader.css built in
+ *   metrics.c  the counters and their Prometheus text
+ *
+ * Threads: libmicrohttpd calls routes.c on its one polling thread; answers
+ * come back from the workers on threads of their own (serve_done_fn). */
+#ifndef GLANCE_TOOLS_SERVE_SERVE_H
+#define GLANCE_TOOLS_SERVE_SERVE_H
+
+#include <pthread.h>
+#include <stddef.h>
+
+#include <microhttpd.h>
+
+#include "glance.h"
+
+/* The largest window a client (or the operator) may ask for: a shot is the
+ * window's width by up to alpha (2) heights, 4 bytes a pixel, so 3840x2400
+ * is 74 MB a worker. The smallest keeps pages readable. */
+#define SERVE_WINDOW_MIN 200
+#define SERVE_WINDOW_MAX_W 3840
+#define SERVE_WINDOW_MAX_H 2400
+
+/* ---- answers (answer.c) ------------------------------------------------ */
+
+typedef struct serve_answer {
+    int code;          /* HTTP status */
+    const char *ctype; /* static text */
+    char *body;        /* malloc'd; NULL: empty */
+    size_t len;
+    int retry_after;   /* seconds; 0: no Retry-After */
+} serve_answer;
+
+/* An error answer: JSON {"error": message, "status": word, "code": code},
+ * the word one of glance_status_name's or the server's own (busy,
+ * notfound, method). Out of memory leaves an empty body. */
+void serve_error(serve_answer *a, int code, const char *status, const char *message);
+
+/* The HTTP status that fits a glance status. */
+int serve_http_code(glance_status st);
+
+/* ---- jobs (job.c) ------------------------------------------------------- */
+
+typedef enum serve_kind {
+    SERVE_READ,    /* the reader page */
+    SERVE_EXTRACT, /* the JSON */
+    SERVE_SHOT     /* the PNG */
+} serve_kind;
+
+/* Everything a worker needs, borrowed from the request until its answer. */
+typedef struct serve_job {
+    serve_kind kind;
+    const char *url;            /* the page to fetch; NULL for a page sent */
+    const char *body;           /* the page sent (POST /extract) ... */
+    size_t len;                 /* ... and its length */
+    const char *charset;        /* its Content-Type's charset; NULL: none */
+    const char *base;           /* where it came from (?base=); NULL: none */
+    const glance_options *opts; /* the server's, with the client's on top */
+    double t0;                  /* arrival, base_now_ms() */
+    double budget_ms;           /* from t0, the wait for a worker included */
+} serve_job;
+
+/* Does `job` with `ctx` (the worker's own), its answer into `out`, always
+ * filled: an error answer when the job failed. */
+void serve_job_run(glance_context *ctx, const serve_job *job, serve_answer *out);
+
+/* ---- the reader page (reader.c) ----------------------------------------- */
+
+/* The reader page of a result: its title, its content, a link to `src`
+ * (the page's address; NULL: unknown) and, when `link_base`, a <base href>
+ * to it so that relative links and images point at the original. malloc'd
+ * HTML, *len its length; NULL when out of memory. */
+char *serve_reader_page(glance_result *res, const char *src, int link_base, size_t *len);
+
+/* ---- the workers (workers.c) -------------------------------------------- */
+
+typedef struct serve_workers serve_workers;
+
+/* Takes the answer (its body is the callee's to free). Called once per job
+ * submitted, never from within serve_workers_submit and never by the
+ * submitting thread: it must be safe to call from anywhere. */
+typedef void (*serve_done_fn)(void *cls, serve_answer *answer);
+
+/* `n` workers, each with a glance context of its own, and room for `queue`
+ * jobs waiting for one. NULL when they cannot start (a line on stderr). */
+serve_workers *serve_workers_start(int n, int queue);
+
+/* Hands a job over: 0, and done(cls, answer) comes later; -1 when the
+ * queue is full (done never comes). The job must live until done. */
+int serve_workers_submit(serve_workers *w, const serve_job *job, serve_done_fn done, void *cls);
+
+int serve_workers_count(const serve_workers *w);
+/* Jobs waiting for a worker now. */
+int serve_workers_queued(serve_workers *w);
+
+/* Finishes every job submitted (each gets its answer), then stops the
+ * workers and frees them. */
+void serve_workers_stop(serve_workers *w);
+
+/* ---- the routes (routes.c) ---------------------------------------------- */
+
+/* HTTP methods as a set. */
+enum { SERVE_GET = 1 << 0, SERVE_HEAD = 1 << 1, SERVE_POST = 1 << 2 };
+
+typedef struct serve_req serve_req;
+
+/* A route's handler: SERVE_ANSWER with its answer in `out`, or SERVE_QUEUE
+ * (routes with `worker` only) when the request's job is ready for a
+ * worker. */
+enum { SERVE_ANSWER, SERVE_QUEUE };
+typedef int (*serve_handler)(serve_req *r, serve_answer *out);
+
+typedef struct serve_route {
+    const char *path;      /* "/read"; its metrics' endpoint is the name after '/' */
+    unsigned methods;      /* SERVE_GET | ... : the others are answered 405 */
+    serve_handler handler;
+    int worker;            /* 1: the answer needs a worker (queued; timed in the metrics) */
+} serve_route;
+
+extern const serve_route serve_routes[];
+extern const int serve_n_routes; /* an endpoint index of serve_n_routes: no route */
+
+typedef struct serve_metrics serve_metrics;
+
+typedef struct server {
+    struct MHD_Daemon *d;
+    glance_options *opts;    /* the operator's: every request's defaults, and the
+                                ceilings of the limits its query may lower */
+    double budget_ms;        /* a request's whole time, from its arrival */
+    size_t max_body;         /* a POSTed page at most (the operator's max_input_bytes) */
+    serve_workers *workers;
+    serve_metrics *metrics;
+    pthread_mutex_t lock;    /* in_flight and stopping: the HTTP thread and the
+                                answers coming back from the workers */
+    pthread_cond_t idle;     /* in_flight fell */
+    int in_flight;           /* requests handed to the workers, not yet answered */
+    int stopping;            /* SIGTERM: no new work */
+} server;
+
+/* libmicrohttpd's callbacks, `cls` the server. */
+enum MHD_Result serve_request(void *cls, struct MHD_Connection *conn, const char *url,
+                              const char *method, const char *version, const char *upload_data,
+                              size_t *upload_data_size, void **con_cls);
+void serve_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
+                     enum MHD_RequestTerminationCode toe);
+
+/* A window "WxH" within the server's bounds: 0, or -1 with why in `why`. */
+int serve_check_window(const char *window, char *why, size_t cap);
+
+/* ---- the metrics (metrics.c) -------------------------------------------- */
+
+/* Counters by endpoint: an index of serve_routes, or serve_n_routes for a
+ * path no route has. Safe from any thread. */
+serve_metrics *serve_metrics_new(void);
+void serve_metrics_free(serve_metrics *m);
+void serve_metrics_request(serve_metrics *m, int endpoint);
+void serve_metrics_response(serve_metrics *m, int endpoint, int code, double seconds);
+void serve_metrics_rejected(serve_metrics *m);
+/* The Prometheus text, with the gauges given; malloc'd, NULL when out of
+ * memory. */
+char *serve_metrics_text(serve_metrics *m, int queued, int in_flight, int workers, size_t *len);
+
+#endif
