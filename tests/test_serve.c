@@ -79,8 +79,19 @@ static const char linked_page[] =
     "has been known there since the seventeenth century, when coffee first arrived.</p>"
     "</article></body></html>";
 
+/* Markup written as text: a span answer (BTE's) embedded in the reader
+ * page must stay text. */
+static const char markup_page[] =
+    "<!DOCTYPE html><html><head><title>Markup as text</title></head><body>"
+    "<p>To try it, type &lt;script&gt;alert(1)&lt;/script&gt; or &lt;img src=x onerror=alert(2)&gt; "
+    "into the comment box: the forum shows it as text, which is how it should be, and the rest of "
+    "this long paragraph gives every method enough words to take it as the page's text.</p>"
+    "<p>A second paragraph of plain words keeps the text long enough to be the main content.</p>"
+    "</body></html>";
+
 static httpd_route routes[] = {
     {.path = "/article.html"},
+    {.path = "/markup.html", .body = markup_page},
     {.path = "/links.html"},
     {.path = "/esc.html?a=1&b=2", .body = esc_page},
     {.path = "/rtl.html", .headers = "Content-Type: text/html; charset=utf-8\r\n", .body = rtl_page},
@@ -383,6 +394,18 @@ static void test_read_escapes(void **state)
     assert_non_null(strstr(a.body, "<title>Fish &amp; chips: &lt;b&gt;&quot;fried&quot;&lt;/b&gt;</title>"));
     assert_null(strstr(a.body, "<b>\"fried\""));
     assert_non_null(strstr(a.body, "/esc.html?a=1&amp;b=2\""));
+    free(a.body);
+}
+
+static void test_read_span_answer_escaped(void **state)
+{
+    char *u = up_url("/markup.html");
+    answer a = get("/read?url=%s&method=bte", u);
+    free(u);
+    assert_int_equal(a.code, 200);
+    assert_non_null(strstr(a.body, "&lt;script&gt;alert(1)&lt;/script&gt;"));
+    if (strstr(a.body, "<script") || strstr(a.body, "<img src=x"))
+        fail_msg("markup from the page's text in the reader page: %s", a.body);
     free(a.body);
 }
 
@@ -803,6 +826,7 @@ int main(void)
         cmocka_unit_test(test_healthz),
         cmocka_unit_test(test_read),
         cmocka_unit_test(test_read_escapes),
+        cmocka_unit_test(test_read_span_answer_escaped),
         cmocka_unit_test(test_extract_get),
         cmocka_unit_test(test_extract_post),
         cmocka_unit_test(test_shot),

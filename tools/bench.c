@@ -12,6 +12,7 @@
 #include <json-c/json.h>
 
 #include "eval/eval.h"
+#include "base/clock.h"
 #include "glance.h"
 #include "tools/cli.h"
 #include "tools/corpus.h"
@@ -104,7 +105,7 @@ static int bench_page(void *arg, glance_context *ctx, size_t i)
     page_out *o = &run->out[i];
     char why[512], *html = NULL;
     size_t len = 0;
-    double t0 = progress_now_ms();
+    double t0 = base_now_ms();
     if (corpus_read(pg, run->max_bytes, &html, &len, why, sizeof why) != 0) {
         o->status = GLANCE_EIO;
         o->message = strdup(why);
@@ -123,7 +124,7 @@ static int bench_page(void *arg, glance_context *ctx, size_t i)
             o->status = GLANCE_EIO; /* no boxes to run on: an error, not litehtml's */
         else
             o->status = glance_extract(ctx, html, len, opt ? opt : run->opt, &res);
-        double wall = progress_now_ms() - t0; /* reading and decompressing included */
+        double wall = base_now_ms() - t0; /* reading and decompressing included */
         if (!res && o->status == GLANCE_EIO) {
             o->message = strdup(o->fid.error ? o->fid.error : "no boxes");
         } else if (!res) {

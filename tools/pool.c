@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
+#include "base/clock.h"
 #include "tools/progress.h"
 
 typedef struct pool {
@@ -55,14 +56,14 @@ int pool_run(size_t n, int jobs, const char *label, pool_page_fn page, void *ctx
         return -1;
     pthread_mutex_init(&p.lock, NULL);
     progress_init(&p.prog, label, n);
-    double t0 = progress_now_ms();
+    double t0 = base_now_ms();
     int started = 0;
     for (int j = 0; j < jobs; j++)
         started += pthread_create(&threads[started], NULL, worker, &p) == 0;
     for (int j = 0; j < started; j++)
         pthread_join(threads[j], NULL);
     if (wall_ms)
-        *wall_ms = progress_now_ms() - t0;
+        *wall_ms = base_now_ms() - t0;
     progress_end(&p.prog);
     pthread_mutex_destroy(&p.lock);
     free(threads);

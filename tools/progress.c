@@ -2,23 +2,18 @@
  * far. Redrawn at most ten times a second. */
 #include "tools/progress.h"
 
+#include "base/clock.h"
+
 #include <stdio.h>
 #include <time.h>
 #include <unistd.h>
-
-double progress_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
-}
 
 void progress_init(progress *p, const char *label, size_t total)
 {
     pthread_mutex_init(&p->lock, NULL);
     p->done = 0;
     p->total = total;
-    p->start_ms = p->last_ms = progress_now_ms();
+    p->start_ms = p->last_ms = base_now_ms();
     p->tty = isatty(STDERR_FILENO);
     p->label = label;
 }
@@ -42,7 +37,7 @@ void progress_step(progress *p, size_t n)
 {
     pthread_mutex_lock(&p->lock);
     p->done += n;
-    double now = progress_now_ms();
+    double now = base_now_ms();
     if (p->tty && (now - p->last_ms > 100 || p->done == p->total)) {
         p->last_ms = now;
         draw(p, now);
@@ -53,7 +48,7 @@ void progress_step(progress *p, size_t n)
 void progress_end(progress *p)
 {
     if (p->tty) {
-        draw(p, progress_now_ms());
+        draw(p, base_now_ms());
         fputc('\n', stderr);
     }
     pthread_mutex_destroy(&p->lock);

@@ -18,7 +18,5 @@ void progress_init(progress *p, const char *label, size_t total);
 void progress_step(progress *p, size_t n);
 void progress_end(progress *p);
 
-/* Milliseconds on a monotonic clock. */
-double progress_now_ms(void);
 
 #endif
