@@ -10,8 +10,10 @@
  * the input, which must outlive the scanner.
  *
  * Where the standard drops what it cannot read, the scanner still gives it
- * (a tag cut off by the end of the input is a START_TAG marked truncated):
- * its callers bound or collect, and lose nothing by seeing more.
+ * (a tag cut off by the end of the input is a BASE_TAG_START marked
+ * truncated): its callers bound or collect, and lose nothing by seeing
+ * more. Knowing no tree, it cannot tell foreign content: a <style> or
+ * <title> inside <svg> is raw text here too, where a parser reads markup.
  */
 #ifndef GLANCE_BASE_TAGS_H
 #define GLANCE_BASE_TAGS_H

@@ -55,7 +55,8 @@ static int toks_push(toks *t, const char *s, size_t n)
 }
 
 /* Splits a text into \w+ runs; with `split_unspaced`, a character of an
- * unspaced script is a token of its own. */
+ * unspaced script is a token of its own. -1 when out of memory, with
+ * nothing left to free. */
 static int tokenize(const char *text, int split_unspaced, toks *out)
 {
     memset(out, 0, sizeof *out);
@@ -69,7 +70,7 @@ static int tokenize(const char *text, int split_unspaced, toks *out)
         uint32_t cp = base_utf8_next(&p, end);
         if (!is_word(uf, cp)) {
             if (start && toks_push(out, start, (size_t)(at - start)))
-                return -1;
+                goto fail;
             start = NULL;
             continue;
         }
@@ -77,18 +78,22 @@ static int tokenize(const char *text, int split_unspaced, toks *out)
          * character for LCS. */
         if (split_unspaced && base_script_unspaced(cp)) {
             if (start && toks_push(out, start, (size_t)(at - start)))
-                return -1;
+                goto fail;
             start = NULL;
             if (toks_push(out, at, (size_t)(p - at)))
-                return -1;
+                goto fail;
             continue;
         }
         if (!start)
             start = at;
     }
     if (start && toks_push(out, start, (size_t)(end - start)))
-        return -1;
+        goto fail;
     return 0;
+fail:
+    free(out->v);
+    memset(out, 0, sizeof *out);
+    return -1;
 }
 
 /* The tokens of the true text and of the output; -1 (nothing to free)
@@ -105,22 +110,24 @@ static int tokenize_both(const char *truth, const char *pred, int split_unspaced
     return 0;
 }
 
-size_t eval_count_tokens(const char *text)
+/* How many tokens `text` has (0 when out of memory). */
+static size_t count_tokens(const char *text, int split_unspaced)
 {
     toks t;
-    if (tokenize(text, 0, &t))
+    if (tokenize(text, split_unspaced, &t))
         return 0;
     free(t.v);
     return t.n;
 }
 
+size_t eval_count_tokens(const char *text)
+{
+    return count_tokens(text, 0);
+}
+
 size_t eval_count_lcs_tokens(const char *text)
 {
-    toks t;
-    if (tokenize(text, 1, &t))
-        return 0;
-    free(t.v);
-    return t.n;
+    return count_tokens(text, 1);
 }
 
 static uint64_t hash_bytes(uint64_t h, const char *s, size_t n)
