@@ -1,6 +1,7 @@
-/* base/: the growable byte buffer. */
+/* base/: the growable byte buffer (buf.h). */
 #include "base/buf.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,16 +10,17 @@ int base_buf_reserve(base_buf *b, size_t extra)
 {
     if (b->oom)
         return -1;
-    if (b->len + extra + 1 <= b->cap)
-        return 0;
-    size_t cap = b->cap ? b->cap : 256;
-    while (cap < b->len + extra + 1) {
-        if (cap > (size_t)-1 / 2) {
-            b->oom = 1;
-            return -1;
-        }
-        cap *= 2;
+    if (extra > SIZE_MAX - 1 - b->len) {
+        b->oom = 1;
+        return -1;
     }
+    size_t need = b->len + extra + 1;
+    if (need <= b->cap)
+        return 0;
+    /* Doubling keeps a writer that appends byte by byte linear. */
+    size_t cap = b->cap ? b->cap : 64;
+    while (cap < need)
+        cap = cap > SIZE_MAX / 2 ? need : cap * 2;
     char *p = realloc(b->data, cap);
     if (!p) {
         b->oom = 1;
@@ -31,10 +33,9 @@ int base_buf_reserve(base_buf *b, size_t extra)
 
 void base_buf_add(base_buf *b, const char *p, size_t n)
 {
-    if (base_buf_reserve(b, n) != 0)
+    if (n == 0 || base_buf_reserve(b, n) != 0)
         return;
-    if (n)
-        memcpy(b->data + b->len, p, n);
+    memcpy(b->data + b->len, p, n);
     b->len += n;
     b->data[b->len] = '\0';
 }
@@ -51,21 +52,27 @@ void base_buf_putc(base_buf *b, char c)
 
 void base_buf_vprintf(base_buf *b, const char *fmt, va_list ap)
 {
-    va_list aq;
-    va_copy(aq, ap);
-    char tmp[256];
-    int n = vsnprintf(tmp, sizeof tmp, fmt, aq);
-    va_end(aq);
-    if (n < 0)
+    if (b->oom)
         return;
-    if ((size_t)n < sizeof tmp) {
-        base_buf_add(b, tmp, (size_t)n);
-        return;
+    /* Straight into the free room; a second try with room enough when the
+     * text was longer. */
+    va_list again;
+    va_copy(again, ap);
+    size_t room = b->cap > b->len ? b->cap - b->len : 0;
+    char tmp[1];
+    int n = vsnprintf(room ? b->data + b->len : tmp, room ? room : sizeof tmp, fmt, ap);
+    if (n > 0 && (size_t)n >= room) {
+        if (base_buf_reserve(b, (size_t)n) == 0)
+            vsnprintf(b->data + b->len, (size_t)n + 1, fmt, again);
+        else
+            n = 0;
     }
-    if (base_buf_reserve(b, (size_t)n) != 0)
-        return;
-    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
-    b->len += (size_t)n;
+    va_end(again);
+    if (n > 0) {
+        b->len += (size_t)n;
+    } else if (b->data) {
+        b->data[b->len] = '\0'; /* an encoding error wrote part of the text */
+    }
 }
 
 void base_buf_printf(base_buf *b, const char *fmt, ...)
@@ -78,7 +85,7 @@ void base_buf_printf(base_buf *b, const char *fmt, ...)
 
 void base_buf_shrink(base_buf *b, size_t n)
 {
-    b->len = n > b->len ? 0 : b->len - n;
+    b->len = n < b->len ? b->len - n : 0;
     if (b->data)
         b->data[b->len] = '\0';
 }
@@ -93,15 +100,11 @@ void base_buf_reset(base_buf *b)
 
 char *base_buf_take(base_buf *b, size_t *len)
 {
-    char *s = b->data;
-    if (!b->oom && !s)
-        s = calloc(1, 1);
-    if (b->oom || !s) {
+    char *s = b->oom ? NULL : b->data ? b->data : calloc(1, 1);
+    if (b->oom)
         free(b->data);
-        s = NULL;
-    } else if (len) {
-        *len = b->len;
-    }
+    if (len)
+        *len = s ? b->len : 0;
     *b = (base_buf)BASE_BUF_INIT;
     return s;
 }

@@ -1,4 +1,5 @@
-/* base/: the monotonic clock. */
+/* base/: the one clock (clock.h). */
+#define _POSIX_C_SOURCE 200809L
 #include "base/clock.h"
 
 #include <time.h>

@@ -1,4 +1,4 @@
-/* base/: text made safe inside HTML. */
+/* base/: text made safe inside HTML (escape.h). */
 #include "base/escape.h"
 
 #include <stdlib.h>
@@ -6,7 +6,7 @@
 
 void base_html_escape(base_buf *b, const char *p, size_t n)
 {
-    size_t run = 0; /* bytes since the last special one, copied at once */
+    size_t start = 0;
     for (size_t i = 0; i < n; i++) {
         const char *rep;
         switch (p[i]) {
@@ -15,13 +15,13 @@ void base_html_escape(base_buf *b, const char *p, size_t n)
         case '>': rep = "&gt;"; break;
         case '"': rep = "&quot;"; break;
         case '\'': rep = "&#39;"; break;
-        default: run++; continue;
+        default: continue;
         }
-        base_buf_add(b, p + i - run, run);
-        run = 0;
+        base_buf_add(b, p + start, i - start);
         base_buf_puts(b, rep);
+        start = i + 1;
     }
-    base_buf_add(b, p + n - run, run);
+    base_buf_add(b, p + start, n - start);
 }
 
 char *base_html_escaped(const char *s)

@@ -9,6 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
+#include "base/script.h"
+#include "base/utf8.h"
+
 /* Tokens ------------------------------------------------------------------ */
 
 typedef struct tok {
@@ -21,36 +25,12 @@ typedef struct toks {
     size_t n, cap;
 } toks;
 
-/* Decodes one code point; an invalid byte gives 0xFFFFFFFF and consumes 1. */
-static unsigned next_cp(const unsigned char **p, const unsigned char *end)
-{
-    const unsigned char *s = *p;
-    unsigned c = s[0];
-    size_t n = c < 0x80 ? 0 : (c & 0xE0) == 0xC0 ? 1 : (c & 0xF0) == 0xE0 ? 2 : (c & 0xF8) == 0xF0 ? 3 : 9;
-    if (n == 9 || (size_t)(end - s) <= n) {
-        *p = s + 1;
-        return n == 0 ? c : 0xFFFFFFFFu;
-    }
-    unsigned cp = n == 0 ? c : n == 1 ? (c & 0x1F) : n == 2 ? (c & 0x0F) : (c & 0x07);
-    for (size_t i = 1; i <= n; i++) {
-        if ((s[i] & 0xC0) != 0x80) {
-            *p = s + 1;
-            return 0xFFFFFFFFu;
-        }
-        cp = (cp << 6) | (s[i] & 0x3F);
-    }
-    *p = s + n + 1;
-    return cp;
-}
-
 /* Python's \w: letters, numbers (decimal, letter, other) and '_'. */
-static int is_word(hb_unicode_funcs_t *uf, unsigned cp)
+static int is_word(hb_unicode_funcs_t *uf, uint32_t cp)
 {
     if (cp < 0x80)
         return (cp >= '0' && cp <= '9') || (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z') ||
                cp == '_';
-    if (cp > 0x10FFFF)
-        return 0;
     switch (hb_unicode_general_category(uf, cp)) {
     case HB_UNICODE_GENERAL_CATEGORY_LOWERCASE_LETTER:
     case HB_UNICODE_GENERAL_CATEGORY_MODIFIER_LETTER:
@@ -66,92 +46,88 @@ static int is_word(hb_unicode_funcs_t *uf, unsigned cp)
     }
 }
 
-/* Scripts written without spaces between words: one token per character
- * for LCS. */
-static int unspaced_script(hb_unicode_funcs_t *uf, unsigned cp)
-{
-    if (cp < 0x0E00 || cp > 0x10FFFF)
-        return 0;
-    switch (hb_unicode_script(uf, cp)) {
-    case HB_SCRIPT_HAN:
-    case HB_SCRIPT_HIRAGANA:
-    case HB_SCRIPT_KATAKANA:
-    case HB_SCRIPT_THAI:
-    case HB_SCRIPT_LAO:
-    case HB_SCRIPT_KHMER:
-    case HB_SCRIPT_MYANMAR:
-    case HB_SCRIPT_TIBETAN:
-        return 1;
-    default:
-        return 0;
-    }
-}
-
 static int toks_push(toks *t, const char *s, size_t n)
 {
-    if (t->n == t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 256;
-        tok *v = realloc(t->v, cap * sizeof *v);
-        if (!v)
-            return -1;
-        t->v = v;
-        t->cap = cap;
-    }
+    if (base_grow(&t->v, &t->cap, t->n + 1, sizeof *t->v))
+        return -1;
     t->v[t->n++] = (tok){s, n};
     return 0;
 }
 
 /* Splits a text into \w+ runs; with `split_unspaced`, a character of an
- * unspaced script is a token of its own. */
+ * unspaced script is a token of its own. -1 when out of memory, with
+ * nothing left to free. */
 static int tokenize(const char *text, int split_unspaced, toks *out)
 {
     memset(out, 0, sizeof *out);
     if (!text)
         return 0;
     hb_unicode_funcs_t *uf = hb_unicode_funcs_get_default();
-    const unsigned char *p = (const unsigned char *)text, *end = p + strlen(text);
+    const char *p = text, *end = text + strlen(text);
     const char *start = NULL;
     while (p < end) {
-        const unsigned char *at = p;
-        unsigned cp = next_cp(&p, end);
+        const char *at = p;
+        uint32_t cp = base_utf8_next(&p, end);
         if (!is_word(uf, cp)) {
-            if (start && toks_push(out, start, (size_t)((const char *)at - start)))
-                return -1;
+            if (start && toks_push(out, start, (size_t)(at - start)))
+                goto fail;
             start = NULL;
             continue;
         }
-        if (split_unspaced && unspaced_script(uf, cp)) {
-            if (start && toks_push(out, start, (size_t)((const char *)at - start)))
-                return -1;
+        /* Scripts written without spaces between words: one token per
+         * character for LCS. */
+        if (split_unspaced && base_script_unspaced(cp)) {
+            if (start && toks_push(out, start, (size_t)(at - start)))
+                goto fail;
             start = NULL;
-            if (toks_push(out, (const char *)at, (size_t)(p - at)))
-                return -1;
+            if (toks_push(out, at, (size_t)(p - at)))
+                goto fail;
             continue;
         }
         if (!start)
-            start = (const char *)at;
+            start = at;
     }
-    if (start && toks_push(out, start, (size_t)((const char *)end - start)))
-        return -1;
+    if (start && toks_push(out, start, (size_t)(end - start)))
+        goto fail;
     return 0;
+fail:
+    free(out->v);
+    memset(out, 0, sizeof *out);
+    return -1;
+}
+
+/* The tokens of the true text and of the output; -1 (nothing to free)
+ * when out of memory. */
+static int tokenize_both(const char *truth, const char *pred, int split_unspaced, toks *a,
+                         toks *b)
+{
+    if (tokenize(truth, split_unspaced, a))
+        return -1;
+    if (tokenize(pred, split_unspaced, b)) {
+        free(a->v);
+        return -1;
+    }
+    return 0;
+}
+
+/* How many tokens `text` has (0 when out of memory). */
+static size_t count_tokens(const char *text, int split_unspaced)
+{
+    toks t;
+    if (tokenize(text, split_unspaced, &t))
+        return 0;
+    free(t.v);
+    return t.n;
 }
 
 size_t eval_count_tokens(const char *text)
 {
-    toks t;
-    if (tokenize(text, 0, &t))
-        return 0;
-    free(t.v);
-    return t.n;
+    return count_tokens(text, 0);
 }
 
 size_t eval_count_lcs_tokens(const char *text)
 {
-    toks t;
-    if (tokenize(text, 1, &t))
-        return 0;
-    free(t.v);
-    return t.n;
+    return count_tokens(text, 1);
 }
 
 static uint64_t hash_bytes(uint64_t h, const char *s, size_t n)
@@ -215,12 +191,8 @@ int eval_shingle_match(const char *truth, const char *pred, eval_shingles *out)
 {
     memset(out, 0, sizeof *out);
     toks a, b;
-    if (tokenize(truth, 0, &a))
+    if (tokenize_both(truth, pred, 0, &a, &b))
         return -1;
-    if (tokenize(pred, 0, &b)) {
-        free(a.v);
-        return -1;
-    }
     int rc = -1;
     size_t na, nb;
     shingle *sa = shingles(&a, &na), *sb = sa ? shingles(&b, &nb) : NULL;
@@ -288,12 +260,8 @@ static int tok_eq(const tok *a, const tok *b)
 long eval_lcs_length(const char *truth, const char *pred)
 {
     toks a, b;
-    if (tokenize(truth, 1, &a))
+    if (tokenize_both(truth, pred, 1, &a, &b))
         return -1;
-    if (tokenize(pred, 1, &b)) {
-        free(a.v);
-        return -1;
-    }
     long result = -1;
     size_t m = a.n, words = (m + 63) / 64;
     idmap map = {0};

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
+
 /* One token per run of equal kind: the tags and words in a row merge. */
 typedef struct run {
     long value;                 /* +words or -tags */
@@ -41,15 +43,9 @@ static void add(runs *r, long value, const dom_node *text)
         }
         return;
     }
-    if (r->n == r->cap) {
-        size_t cap = r->cap ? r->cap * 2 : 256;
-        run *v = realloc(r->v, cap * sizeof *v);
-        if (!v) {
-            r->failed = 1;
-            return;
-        }
-        r->v = v;
-        r->cap = cap;
+    if (base_grow(&r->v, &r->cap, r->n + 1, sizeof *r->v)) {
+        r->failed = 1;
+        return;
     }
     r->v[r->n++] = (run){value, text, text};
 }
@@ -73,8 +69,7 @@ static void bte_leave(void *ctx, const dom_node *n)
 
 int extract_bte(const dom_doc *doc, extract_span *out)
 {
-    memset(out, 0, sizeof *out);
-    const dom_node *top = dom_doc_body(doc) ? dom_doc_body(doc) : dom_doc_root(doc);
+    const dom_node *top = extract_span_begin(doc, out);
     if (!top)
         return 1;
     runs r = {0};

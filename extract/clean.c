@@ -12,6 +12,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/tags.h"
+
 /* Text outside links (non-space bytes) a link-dense block may hold and
  * still be dropped: a few lines of labels and separators, not paragraphs. */
 #define MAX_OTHER_TEXT 400
@@ -27,7 +29,7 @@ static size_t solid_bytes(const char *s, size_t n)
 {
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
-        k += !(s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r' || s[i] == '\f');
+        k += !base_html_space(s[i]);
     return k;
 }
 
@@ -114,9 +116,8 @@ int extract_cleaner_keep(const dom_node *n, void *ctx)
         return 1;
     static const char *const dropped[] = {"nav", "aside", "footer", "form", "button", "select",
                                           "textarea", "input", "label", NULL};
-    for (const char *const *t = dropped; *t; t++)
-        if (strcmp(n->tag, *t) == 0)
-            return 0;
+    if (base_tag_in(n->tag, dropped))
+        return 0;
     /* The headline: a heading whose text is in the page's <title> (which
      * the result reports as its title) is not repeated in the text. */
     if (c->title && (!strcmp(n->tag, "h1") || !strcmp(n->tag, "h2") || !strcmp(n->tag, "h3")) &&

@@ -26,6 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
+#include "base/tags.h"
+
 void extract_danag_params_default(extract_danag_params *p)
 {
     p->gap = 20;
@@ -48,10 +51,7 @@ static int is_void(const char *tag)
 {
     static const char *const tags[] = {"area", "base", "br", "col", "embed", "hr", "img", "input",
                                        "link", "meta", "param", "source", "track", "wbr", NULL};
-    for (const char *const *t = tags; *t; t++)
-        if (strcmp(tag, *t) == 0)
-            return 1;
-    return 0;
+    return base_tag_in(tag, tags);
 }
 
 /* Characters of a string (code points), white space included: markup is
@@ -87,15 +87,9 @@ static void new_line(dn_walk *w)
     dn_line *l = cur(w);
     if (w->failed || (l && l->t1 == 0 && l->t2 == 0 && !l->first))
         return;
-    if (w->n == w->cap) {
-        size_t cap = w->cap ? w->cap * 2 : 256;
-        dn_line *v = realloc(w->lines, cap * sizeof *v);
-        if (!v) {
-            w->failed = 1;
-            return;
-        }
-        w->lines = v;
-        w->cap = cap;
+    if (base_grow(&w->lines, &w->cap, w->n + 1, sizeof *w->lines)) {
+        w->failed = 1;
+        return;
     }
     memset(&w->lines[w->n++], 0, sizeof *w->lines);
 }

@@ -39,6 +39,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
+#include "base/tags.h"
+
 void extract_nodechar_params_default(extract_nodechar_params *p)
 {
     p->theta = 0.333;
@@ -83,10 +86,7 @@ static int filtered(const dom_node *n)
     static const char *const tags[] = {"script", "noscript", "applet", "object", "embed",
                                        "input",  "button",   "select", "textarea", "option",
                                        "iframe", "svg",      NULL};
-    for (const char *const *t = tags; *t; t++)
-        if (strcmp(n->tag, *t) == 0)
-            return 1;
-    return 0;
+    return base_tag_in(n->tag, tags);
 }
 
 static double stats_delta(const nc_stats *s)
@@ -160,31 +160,16 @@ static double ref_width(const dom_node *n)
     return 0;
 }
 
-static void *grow(void *v, size_t *cap, size_t need, size_t size, int *failed)
-{
-    if (need <= *cap)
-        return v;
-    size_t c = *cap ? *cap * 2 : 256;
-    while (c < need)
-        c *= 2;
-    void *p = realloc(v, c * size);
-    if (!p) {
-        *failed = 1;
-        return v;
-    }
-    *cap = c;
-    return p;
-}
-
 static void add_text(nc_walk *w, const dom_node *n)
 {
     long chars = extract_count_chars(n->text, n->text_len);
     if (chars == 0)
         return; /* the space node filter */
     if (!w->open) {
-        w->blocks = grow(w->blocks, &w->cap_blocks, w->n_blocks + 1, sizeof *w->blocks, &w->failed);
-        if (w->failed)
+        if (base_grow(&w->blocks, &w->cap_blocks, w->n_blocks + 1, sizeof *w->blocks)) {
+            w->failed = 1;
             return;
+        }
         nc_block *b = &w->blocks[w->n_blocks++];
         memset(b, 0, sizeof *b);
         b->ref = ref_width(n);
@@ -199,11 +184,11 @@ static void add_text(nc_walk *w, const dom_node *n)
             add_line(b, n->lines[i]);
     else
         add_line(b, n->box);
-    w->texts = grow(w->texts, &w->cap_texts, w->n_texts + 1, sizeof *w->texts, &w->failed);
-    w->text_block = grow(w->text_block, &w->cap_text_block, w->n_texts + 1,
-                         sizeof *w->text_block, &w->failed);
-    if (w->failed)
+    if (base_grow(&w->texts, &w->cap_texts, w->n_texts + 1, sizeof *w->texts) ||
+        base_grow(&w->text_block, &w->cap_text_block, w->n_texts + 1, sizeof *w->text_block)) {
+        w->failed = 1;
         return;
+    }
     w->texts[w->n_texts] = n;
     w->text_block[w->n_texts++] = w->n_blocks - 1;
 }

@@ -1,6 +1,9 @@
 /* extract/: the text of a span of the page, and the element around it. */
 #include "extract/extract.h"
 
+#include "base/buf.h"
+#include "base/tags.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,38 +25,6 @@ static int shown(const dom_node *n)
         if (n->hidden & (DOM_HIDDEN_DISPLAY_NONE | DOM_HIDDEN_OFF_PAGE))
             return 0;
     return 1;
-}
-
-typedef struct buf {
-    char *s;
-    size_t len, cap;
-    int failed;
-} buf;
-
-static void put(buf *b, const char *s, size_t n)
-{
-    if (b->failed)
-        return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap * 2 : 1024;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        char *p = realloc(b->s, cap);
-        if (!p) {
-            b->failed = 1;
-            return;
-        }
-        b->s = p;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->len, s, n);
-    b->len += n;
-    b->s[b->len] = '\0';
-}
-
-static int is_ws(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
 }
 
 char *extract_span_text(const extract_span *span)
@@ -94,10 +65,9 @@ void extract_span_free(extract_span *span)
 
 char *extract_span_text_kept(const extract_span *span, dom_keep_fn keep, void *ctx)
 {
-    buf b = {0};
-    put(&b, "", 0);
+    base_buf b = BASE_BUF_INIT;
     if (!span->first || !span->last)
-        return b.s;
+        return base_buf_take(&b, NULL);
     const dom_node *root = span->first;
     while (root->parent)
         root = root->parent;
@@ -106,32 +76,28 @@ char *extract_span_text_kept(const extract_span *span, dom_keep_fn keep, void *c
         if (n->kind == DOM_TEXT && picked(span, n) && shown(n) && kept(n, holder, keep, ctx)) {
             const dom_node *blk = block_of(n);
             if (b.len > 0 && blk != prev_block) {
-                while (b.len > 0 && b.s[b.len - 1] == ' ')
-                    b.s[--b.len] = '\0';
-                if (b.len > 0 && b.s[b.len - 1] != '\n')
-                    put(&b, "\n", 1);
+                while (b.len > 0 && b.data[b.len - 1] == ' ')
+                    base_buf_shrink(&b, 1);
+                if (b.len > 0 && b.data[b.len - 1] != '\n')
+                    base_buf_putc(&b, '\n');
             }
             prev_block = blk;
             for (size_t i = 0; i < n->text_len; i++) {
                 char c = n->text[i];
-                if (is_ws(c) && !n->preformatted) {
-                    if (b.len > 0 && b.s[b.len - 1] != ' ' && b.s[b.len - 1] != '\n')
-                        put(&b, " ", 1);
+                if (base_html_space(c) && !n->preformatted) {
+                    if (b.len > 0 && b.data[b.len - 1] != ' ' && b.data[b.len - 1] != '\n')
+                        base_buf_putc(&b, ' ');
                 } else {
-                    put(&b, &c, 1);
+                    base_buf_putc(&b, c);
                 }
             }
         }
         if (n == span->last)
             break;
     }
-    while (b.len > 0 && (b.s[b.len - 1] == ' ' || b.s[b.len - 1] == '\n'))
-        b.s[--b.len] = '\0';
-    if (b.failed) {
-        free(b.s);
-        return NULL;
-    }
-    return b.s;
+    while (b.len > 0 && (b.data[b.len - 1] == ' ' || b.data[b.len - 1] == '\n'))
+        base_buf_shrink(&b, 1);
+    return base_buf_take(&b, NULL);
 }
 
 const dom_node *extract_span_holder(const extract_span *span)

@@ -4,10 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int is_space(unsigned char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
-}
+#include "base/tags.h"
 
 char *extract_title(const dom_doc *doc)
 {
@@ -32,7 +29,7 @@ char *extract_title(const dom_doc *doc)
                 continue;
             for (size_t i = 0; i < c->text_len; i++) {
                 unsigned char ch = (unsigned char)c->text[i];
-                if (is_space(ch)) {
+                if (base_html_space((char)ch)) {
                     space = len > 0;
                     continue;
                 }

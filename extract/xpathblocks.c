@@ -31,6 +31,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/grow.h"
+#include "base/tags.h"
+
 void extract_xpath_params_default(extract_xpath_params *p)
 {
     p->atr_weight = 0.75;
@@ -55,7 +58,7 @@ typedef struct xb_walk {
     size_t count;
     const dom_node **leaves;
     size_t *leaf_run;  /* the run of inline text each leaf is in */
-    size_t n_leaves, cap;
+    size_t n_leaves, cap_leaves, cap_runs;
     size_t run;        /* runs of inline text: a block boundary starts a new one */
     int failed;
 } xb_walk;
@@ -65,10 +68,7 @@ static int skipped(const dom_node *n)
     static const char *const tags[] = {"script", "noscript", "embed",  "object",   "img",
                                        "style",  "input",    "button", "select",   "textarea",
                                        "option", NULL};
-    for (const char *const *t = tags; *t; t++)
-        if (strcmp(n->tag, *t) == 0)
-            return 1;
-    return 0;
+    return base_tag_in(n->tag, tags);
 }
 
 static int xb_enter(void *ctx, const dom_node *n)
@@ -85,18 +85,10 @@ static int xb_enter(void *ctx, const dom_node *n)
     long chars = extract_count_chars(n->text, n->text_len);
     if (chars == 0 || !n->parent)
         return 0;
-    if (w->n_leaves == w->cap) {
-        size_t cap = w->cap ? w->cap * 2 : 256;
-        const dom_node **v = realloc(w->leaves, cap * sizeof *v);
-        if (v)
-            w->leaves = v;
-        size_t *r = v ? realloc(w->leaf_run, cap * sizeof *r) : NULL;
-        if (!r) {
-            w->failed = 1;
-            return 0;
-        }
-        w->leaf_run = r;
-        w->cap = cap;
+    if (base_grow(&w->leaves, &w->cap_leaves, w->n_leaves + 1, sizeof *w->leaves) ||
+        base_grow(&w->leaf_run, &w->cap_runs, w->n_leaves + 1, sizeof *w->leaf_run)) {
+        w->failed = 1;
+        return 0;
     }
     w->leaf_run[w->n_leaves] = w->run;
     w->leaves[w->n_leaves++] = n;
@@ -130,7 +122,7 @@ static int footer(const dom_node *n, const char *phrases)
     if (!phrases || !phrases[0])
         return 0;
     const char *s = n->text, *end = n->text + n->text_len;
-    while (s < end && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || *s == '\f'))
+    while (s < end && base_html_space(*s))
         s++;
     for (const char *p = phrases; *p;) {
         const char *bar = strchr(p, '|');

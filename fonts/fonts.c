@@ -19,6 +19,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/grow.h"
+#include "base/utf8.h"
+
 #define MAX_CP 0x110000u
 #define PAGE_BITS 8
 #define PAGE_SIZE (1u << PAGE_BITS)
@@ -67,21 +70,6 @@ struct fonts_lib {
     fonts_font **fonts;
     size_t n_fonts, cap_fonts;
 };
-
-static int grow(void **arr, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap)
-        return 0;
-    size_t n = *cap ? *cap * 2 : 16;
-    while (n < need)
-        n *= 2;
-    void *p = realloc(*arr, n * elem);
-    if (!p)
-        return -1;
-    *arr = p;
-    *cap = n;
-    return 0;
-}
 
 fonts_lib *fonts_lib_new(void)
 {
@@ -145,7 +133,7 @@ static int face_get(fonts_lib *lib, const char *file, int index)
     for (size_t i = 0; i < lib->n_faces; i++)
         if (lib->faces[i]->index == index && strcmp(lib->faces[i]->file, file) == 0)
             return (int)i;
-    if (grow((void **)&lib->faces, &lib->cap_faces, lib->n_faces + 1, sizeof *lib->faces))
+    if (base_grow(&lib->faces, &lib->cap_faces, lib->n_faces + 1, sizeof *lib->faces))
         return -1;
     face_entry *e = calloc(1, sizeof *e);
     if (!e || !(e->file = strdup(file))) {
@@ -323,7 +311,7 @@ static FcFontSet *sorted_faces(fonts_lib *lib, const char *families, int weight,
         if (lib->sorts[i].weight == weight && lib->sorts[i].italic == italic &&
             strcmp(lib->sorts[i].families, families) == 0)
             return lib->sorts[i].set;
-    if (grow((void **)&lib->sorts, &lib->cap_sorts, lib->n_sorts + 1, sizeof *lib->sorts))
+    if (base_grow(&lib->sorts, &lib->cap_sorts, lib->n_sorts + 1, sizeof *lib->sorts))
         return NULL;
     FcPattern *pat = FcPatternCreate();
     if (!pat)
@@ -401,7 +389,7 @@ fonts_font *fonts_open(fonts_lib *lib, const char *families, int size_px, int we
             strcmp(f->families, families) == 0)
             return f;
     }
-    if (grow((void **)&lib->fonts, &lib->cap_fonts, lib->n_fonts + 1, sizeof *lib->fonts))
+    if (base_grow(&lib->fonts, &lib->cap_fonts, lib->n_fonts + 1, sizeof *lib->fonts))
         return NULL;
     fonts_font *f = font_new(lib, families, size_px, weight, italic);
     if (f)
@@ -419,54 +407,14 @@ int fonts_size_px(const fonts_font *font)
     return font->size_px;
 }
 
-/* Decodes one code point; invalid or truncated sequences give U+FFFD and
- * consume one byte. */
-static unsigned utf8_next(const unsigned char **p, const unsigned char *end)
-{
-    const unsigned char *s = *p;
-    unsigned c = s[0];
-    int n;
-    unsigned min;
-    if (c < 0x80) {
-        *p = s + 1;
-        return c;
-    } else if ((c & 0xE0) == 0xC0) {
-        n = 1, min = 0x80, c &= 0x1F;
-    } else if ((c & 0xF0) == 0xE0) {
-        n = 2, min = 0x800, c &= 0x0F;
-    } else if ((c & 0xF8) == 0xF0) {
-        n = 3, min = 0x10000, c &= 0x07;
-    } else {
-        *p = s + 1;
-        return 0xFFFD;
-    }
-    if (end - s <= n) {
-        *p = s + 1;
-        return 0xFFFD;
-    }
-    for (int i = 1; i <= n; i++) {
-        if ((s[i] & 0xC0) != 0x80) {
-            *p = s + 1;
-            return 0xFFFD;
-        }
-        c = (c << 6) | (s[i] & 0x3F);
-    }
-    if (c < min || c >= MAX_CP || (c >= 0xD800 && c <= 0xDFFF)) {
-        *p = s + 1;
-        return 0xFFFD;
-    }
-    *p = s + n + 1;
-    return c;
-}
-
 int fonts_text_width(fonts_font *font, const char *utf8, size_t len)
 {
     if (!font || !utf8)
         return 0;
-    const unsigned char *p = (const unsigned char *)utf8, *end = p + len;
+    const char *p = utf8, *end = utf8 + len;
     double width = 0;
     while (p < end) {
-        unsigned cp = utf8_next(&p, end);
+        unsigned cp = base_utf8_next(&p, end);
         face_entry *e = font_face_for(font, cp);
         width += (double)face_glyph(e, cp)->adv / e->face->units_per_EM;
     }
@@ -486,11 +434,11 @@ size_t fonts_text_glyphs(fonts_font *font, const char *utf8, size_t len, fonts_g
 {
     if (!font || !utf8)
         return 0;
-    const unsigned char *p = (const unsigned char *)utf8, *end = p + len;
+    const char *p = utf8, *end = utf8 + len;
     double pen = 0; /* in em, as fonts_text_width sums it */
     size_t n = 0;
     while (p < end) {
-        unsigned cp = utf8_next(&p, end);
+        unsigned cp = base_utf8_next(&p, end);
         face_entry *e = font_face_for(font, cp);
         const struct glyph *g = face_glyph(e, cp);
         if (n < cap) {

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/grow.h"
+
 void gce_params_default(gce_params *p)
 {
     memset(p, 0, sizeof *p);
@@ -418,14 +420,8 @@ static int positive_attr(const dom_node *n)
 static int add_candidate(gce_result *r, size_t *cap, int walk, gce_rule rule,
                          const dom_node *node)
 {
-    if (r->n_candidates == *cap) {
-        size_t n = *cap ? *cap * 2 : 8;
-        gce_candidate *c = realloc(r->candidates, n * sizeof *c);
-        if (!c)
-            return -1;
-        r->candidates = c;
-        *cap = n;
-    }
+    if (base_grow(&r->candidates, cap, r->n_candidates + 1, sizeof *r->candidates))
+        return -1;
     r->candidates[r->n_candidates++] = (gce_candidate){walk, rule, node, 0, 0};
     return 0;
 }

@@ -12,23 +12,19 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "net/fetch.h"
+
+#include "base/buf.h"
+#include "base/clock.h"
+#include "base/tags.h"
 
 struct net_session {
     net_opts o;
     CURLM *multi; /* made on the first transfer */
     double deadline;
 };
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 int net_global_init(void)
 {
@@ -115,8 +111,8 @@ int net_addr_public(const struct sockaddr *sa)
 typedef struct xfer {
     CURL *easy;
     struct curl_slist *headers;
-    char *buf;
-    size_t len, cap, limit;
+    base_buf body;
+    size_t limit;
     int too_big;
     int public_only;
     const char *allow_addrs;
@@ -134,24 +130,12 @@ static size_t on_data(char *p, size_t size, size_t n, void *ud)
     size_t k = size * n;
     /* The limit counts decompressed bytes: a small gzip body can unpack to
      * gigabytes. Returning less than k stops the transfer. */
-    if (k > x->limit - x->len) {
+    if (k > x->limit - x->body.len) {
         x->too_big = 1;
         return 0;
     }
-    if (x->len + k + 1 > x->cap) {
-        size_t cap = x->cap ? x->cap : 16384;
-        while (cap < x->len + k + 1)
-            cap *= 2;
-        char *b = realloc(x->buf, cap);
-        if (!b)
-            return 0;
-        x->buf = b;
-        x->cap = cap;
-    }
-    memcpy(x->buf + x->len, p, k);
-    x->len += k;
-    x->buf[x->len] = '\0';
-    return k;
+    base_buf_add(&x->body, p, k);
+    return x->body.oom ? 0 : k;
 }
 
 /* libcurl asks here for every socket it is about to connect with, after
@@ -216,7 +200,7 @@ static void xfer_free(xfer *x)
     if (x->easy)
         curl_easy_cleanup(x->easy);
     curl_slist_free_all(x->headers);
-    free(x->buf);
+    base_buf_free(&x->body);
     free(x);
 }
 
@@ -290,7 +274,7 @@ static net_status run(net_session *s, xfer **xs, int n)
         return NET_ENOMEM;
     int added = 0;
     for (int i = 0; i < n; i++) {
-        xs[i]->t0 = now_ms();
+        xs[i]->t0 = base_now_ms();
         if (curl_multi_add_handle(s->multi, xs[i]->easy) != CURLM_OK) {
             xs[i]->done = 1;
             xs[i]->result = CURLE_OUT_OF_MEMORY;
@@ -312,12 +296,12 @@ static net_status run(net_session *s, xfer **xs, int n)
             if (x) {
                 x->done = 1;
                 x->result = m->data.result;
-                x->ms = now_ms() - x->t0;
+                x->ms = base_now_ms() - x->t0;
             }
         }
         if (running == 0)
             break;
-        double left_ms = s->deadline - now_ms();
+        double left_ms = s->deadline - base_now_ms();
         if (left_ms <= 0)
             break; /* each transfer has its own timeout too; this is the backstop */
         curl_multi_poll(s->multi, NULL, 0, left_ms < 1000 ? (int)left_ms + 1 : 1000, NULL);
@@ -327,7 +311,7 @@ static net_status run(net_session *s, xfer **xs, int n)
         if (!xs[i]->done) {
             xs[i]->done = 1;
             xs[i]->result = CURLE_OPERATION_TIMEDOUT;
-            xs[i]->ms = now_ms() - xs[i]->t0;
+            xs[i]->ms = base_now_ms() - xs[i]->t0;
             snprintf(xs[i]->err, sizeof xs[i]->err, "the time budget ran out");
         }
     }
@@ -421,7 +405,7 @@ net_session *net_session_new(const net_opts *o)
         return NULL;
     s->o = *o;
     fill_options(&s->o);
-    s->deadline = now_ms() + (double)s->o.timeout_ms;
+    s->deadline = base_now_ms() + (double)s->o.timeout_ms;
     return s;
 }
 
@@ -436,7 +420,7 @@ void net_session_free(net_session *s)
 
 long net_session_left_ms(const net_session *s)
 {
-    double left = s->deadline - now_ms();
+    double left = s->deadline - base_now_ms();
     return left > 0 ? (long)left + 1 : 0;
 }
 
@@ -506,9 +490,7 @@ net_status net_fetch_page(net_session *s, const char *url, net_page *out, char *
         snprintf(why, why_cap, "out of memory");
     }
     if (st == NET_OK) {
-        out->body = x->buf ? x->buf : strdup("");
-        out->len = x->len;
-        x->buf = NULL;
+        out->body = base_buf_take(&x->body, &out->len);
         if (!out->body) {
             st = NET_ENOMEM;
             snprintf(why, why_cap, "out of memory");
@@ -568,9 +550,7 @@ net_status net_fetch_many(net_session *s, net_fetch_job *jobs, int n)
         curl_easy_getinfo(x->easy, CURLINFO_CONTENT_TYPE, &ct);
         j->charset = content_type_charset(ct);
         if (j->status == NET_OK) {
-            j->body = x->buf ? x->buf : strdup("");
-            j->len = x->len;
-            x->buf = NULL;
+            j->body = base_buf_take(&x->body, &j->len);
             if (!j->body)
                 st = NET_ENOMEM;
         }
@@ -586,11 +566,10 @@ char *net_resolve(const char *base, const char *ref)
 {
     /* URLs in pages carry stray white space (the HTML standard strips it,
      * and tabs and newlines inside). */
-    while (*ref == ' ' || *ref == '\t' || *ref == '\n' || *ref == '\r' || *ref == '\f')
+    while (base_html_space(*ref))
         ref++;
     size_t n = strlen(ref);
-    while (n && (ref[n - 1] == ' ' || ref[n - 1] == '\t' || ref[n - 1] == '\n' ||
-                 ref[n - 1] == '\r' || ref[n - 1] == '\f'))
+    while (n && base_html_space(ref[n - 1]))
         n--;
     char *clean = malloc(n + 1);
     if (!clean)

@@ -144,8 +144,9 @@ void net_sheets_free(net_sheets *t);
 /* Calls `fn` for each stylesheet reference of a page: the href of each
  * <link rel=stylesheet> and each @import in <style>, decoded, in document
  * order; and sets *base to the first <base href> (malloc'd; NULL when
- * none). Comments and the text of <script>, <textarea>, <title> are
- * skipped. -1 when out of memory or when `fn` returns non-zero. */
+ * none). Comments and the text of the other raw-text elements (<script>,
+ * <textarea>, <title>, <iframe> ...: base/tags.h) are skipped. -1 when out
+ * of memory or when `fn` returns non-zero. */
 int net_scan_html(const char *html, size_t len, char **base,
                   int (*fn)(void *ud, const char *ref), void *ud);
 /* The same for the @import rules of a stylesheet. */

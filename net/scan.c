@@ -7,14 +7,10 @@
 #define _GNU_SOURCE
 #include "net/net.h"
 
-#include <ctype.h>
+#include "base/tags.h"
+
 #include <stdlib.h>
 #include <string.h>
-
-static int is_space(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
-}
 
 /* Appends the UTF-8 of code point `cp` at o; the bytes written. */
 static size_t put_utf8(char *o, unsigned long cp)
@@ -92,16 +88,6 @@ static char *decode_attr(const char *p, size_t n)
     return o;
 }
 
-/* The first "</name" (ASCII case-insensitive) at or after p; end when none. */
-static const char *find_end_tag(const char *p, const char *end, const char *name)
-{
-    size_t n = strlen(name);
-    for (; p + 2 + n <= end; p++)
-        if (p[0] == '<' && p[1] == '/' && strncasecmp(p + 2, name, n) == 0)
-            return p;
-    return end;
-}
-
 static const char *skip_css_comment(const char *p, const char *end)
 {
     for (p += 2; p + 1 < end; p++)
@@ -132,12 +118,12 @@ int net_scan_css(const char *css, size_t len, int (*fn)(void *ud, const char *re
             continue;
         }
         p += 7;
-        while (p < end && (is_space(*p) || (p + 1 < end && p[0] == '/' && p[1] == '*')))
-            p = is_space(*p) ? p + 1 : skip_css_comment(p, end);
+        while (p < end && (base_html_space(*p) || (p + 1 < end && p[0] == '/' && p[1] == '*')))
+            p = base_html_space(*p) ? p + 1 : skip_css_comment(p, end);
         int is_url = (size_t)(end - p) >= 4 && strncasecmp(p, "url(", 4) == 0;
         if (is_url) {
             p += 4;
-            while (p < end && is_space(*p))
+            while (p < end && base_html_space(*p))
                 p++;
         }
         const char *s = p, *e;
@@ -150,7 +136,7 @@ int net_scan_css(const char *css, size_t len, int (*fn)(void *ud, const char *re
             if (p < end)
                 p++; /* the closing quote: not the start of a string */
         } else if (is_url) {
-            while (p < end && *p != ')' && !is_space(*p))
+            while (p < end && *p != ')' && !base_html_space(*p))
                 p++;
             e = p;
         } else {
@@ -169,134 +155,55 @@ int net_scan_css(const char *css, size_t len, int (*fn)(void *ud, const char *re
     return 0;
 }
 
-typedef struct attr {
-    const char *name;
-    size_t name_len;
-    const char *val;
-    size_t val_len;
-} attr;
-
-/* Reads the attributes of a start tag from p (just past its name) to its
- * '>'; the first `cap` go into `out`. Returns the position after '>' and
- * the count in *n. */
-static const char *read_attrs(const char *p, const char *end, attr *out, int cap, int *n)
+/* The value of the first attribute called `name` of a tag (the standard
+ * drops later ones); 0 when it has none. */
+static int find_attr(const base_tag *t, const char *name, base_tag_attr *out)
 {
-    *n = 0;
-    while (p < end) {
-        while (p < end && (is_space(*p) || *p == '/'))
-            p++;
-        if (p >= end)
-            break;
-        if (*p == '>')
-            return p + 1;
-        const char *name = p;
-        while (p < end && !is_space(*p) && *p != '=' && *p != '>' && *p != '/')
-            p++;
-        size_t name_len = (size_t)(p - name);
-        if (name_len == 0) { /* a stray '=' */
-            p++;
-            continue;
-        }
-        while (p < end && is_space(*p))
-            p++;
-        const char *val = "";
-        size_t val_len = 0;
-        if (p < end && *p == '=') {
-            p++;
-            while (p < end && is_space(*p))
-                p++;
-            if (p < end && (*p == '"' || *p == '\'')) {
-                char q = *p++;
-                val = p;
-                while (p < end && *p != q)
-                    p++;
-                val_len = (size_t)(p - val);
-                if (p < end)
-                    p++;
-            } else {
-                val = p;
-                while (p < end && !is_space(*p) && *p != '>')
-                    p++;
-                val_len = (size_t)(p - val);
-            }
-        }
-        if (*n < cap)
-            out[(*n)++] = (attr){name, name_len, val, val_len};
-    }
-    return end;
+    base_tag_attrs it;
+    base_tag_attrs_init(&it, t);
+    while (base_tag_attrs_next(&it, out))
+        if (base_tag_attr_is(out, name))
+            return 1;
+    return 0;
 }
 
-/* The value of the first attribute called `name`; NULL when none. */
-static const attr *find_attr(const attr *a, int n, const char *name)
+/* The value of an attribute, decoded; "" for one without a value. */
+static char *attr_value(const base_tag_attr *a)
 {
-    size_t len = strlen(name);
-    for (int i = 0; i < n; i++)
-        if (a[i].name_len == len && strncasecmp(a[i].name, name, len) == 0)
-            return &a[i];
-    return NULL;
+    return decode_attr(a->value ? a->value : "", a->value_len);
 }
 
 int net_scan_html(const char *html, size_t len, char **base,
                   int (*fn)(void *ud, const char *ref), void *ud)
 {
     *base = NULL;
-    const char *p = html, *end = html + len;
-    while (p < end) {
-        const char *lt = memchr(p, '<', (size_t)(end - p));
-        if (!lt)
-            break;
-        p = lt + 1;
-        if (p < end && *p == '!') {
-            if ((size_t)(end - p) >= 3 && p[1] == '-' && p[2] == '-') {
-                const char *c = p + 3;
-                while (c + 2 < end && !(c[0] == '-' && c[1] == '-' && c[2] == '>'))
-                    c++;
-                p = c + 2 < end ? c + 3 : end;
-            } else {
-                const char *gt = memchr(p, '>', (size_t)(end - p));
-                p = gt ? gt + 1 : end;
-            }
+    base_tag_scanner s;
+    base_tag_scanner_init(&s, html, len);
+    base_tag t;
+    while (base_tag_next(&s, &t)) {
+        /* The text of <style>: its @imports. Other raw text (script,
+         * textarea, title ...) holds no tags. */
+        if (t.kind == BASE_TAG_RAW && base_tag_is(&t, "style") &&
+            net_scan_css(t.start, t.len, fn, ud))
+            return -1;
+        if (t.kind != BASE_TAG_START)
             continue;
-        }
-        if (p >= end || !isalpha((unsigned char)*p))
-            continue; /* an end tag, "<?", or a lone '<' in text */
-        char name[16];
-        size_t k = 0;
-        while (p < end && (isalnum((unsigned char)*p) || *p == '-' || *p == ':')) {
-            if (k + 1 < sizeof name)
-                name[k++] = (char)tolower((unsigned char)*p);
-            p++;
-        }
-        name[k] = '\0';
-        attr a[32];
-        int n;
-        p = read_attrs(p, end, a, 32, &n);
-        if (strcmp(name, "link") == 0) {
-            const attr *rel = find_attr(a, n, "rel"), *href = find_attr(a, n, "href");
+        base_tag_attr rel, href;
+        if (base_tag_is(&t, "link")) {
             /* litehtml 0.6 applies a <link> only when rel is "stylesheet",
              * exactly (el_link.cpp). */
-            if (rel && href && href->val_len) {
-                char *r = decode_attr(rel->val, rel->val_len);
-                char *h = r ? decode_attr(href->val, href->val_len) : NULL;
+            if (find_attr(&t, "rel", &rel) && find_attr(&t, "href", &href) && href.value_len) {
+                char *r = attr_value(&rel);
+                char *h = r ? attr_value(&href) : NULL;
                 int rc = h && strcmp(r, "stylesheet") == 0 ? fn(ud, h) : 0;
                 free(r);
                 free(h);
                 if (!h || rc)
                     return -1;
             }
-        } else if (strcmp(name, "base") == 0 && !*base) {
-            const attr *href = find_attr(a, n, "href");
-            if (href && !(*base = decode_attr(href->val, href->val_len)))
+        } else if (base_tag_is(&t, "base") && !*base) {
+            if (find_attr(&t, "href", &href) && !(*base = attr_value(&href)))
                 return -1;
-        } else if (strcmp(name, "style") == 0) {
-            const char *close = find_end_tag(p, end, "style");
-            if (net_scan_css(p, (size_t)(close - p), fn, ud))
-                return -1;
-            p = close;
-        } else if (strcmp(name, "script") == 0 || strcmp(name, "textarea") == 0 ||
-                   strcmp(name, "title") == 0 || strcmp(name, "xmp") == 0) {
-            /* Text, not tags, until the end tag. */
-            p = find_end_tag(p, end, name);
         }
     }
     return 0;

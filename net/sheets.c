@@ -12,6 +12,8 @@
 
 #include "net/fetch.h"
 
+#include "base/grow.h"
+
 /* `ref` as the layout engine will ask for it: litehtml hands over an
  * @import "x.css" with its quotes, so both sides drop white space around
  * and one pair of quotes. render/ does the same (container.cpp). */
@@ -42,20 +44,14 @@ typedef struct builder {
     const char *from;  /* "" or the importing sheet's URL */
     const char *base;  /* what relative references resolve against; NULL: none do */
     int round;         /* 0: the page's own; n: imported n deep */
-    int cap_sheets, cap_refs;
+    size_t cap_sheets, cap_refs;
 } builder;
 
 static int add_sheet(builder *b, const char *url, const char *error)
 {
     net_sheets *t = b->t;
-    if (t->n_sheets == b->cap_sheets) {
-        int cap = b->cap_sheets ? b->cap_sheets * 2 : 16;
-        net_sheet *v = realloc(t->sheets, (size_t)cap * sizeof *v);
-        if (!v)
-            return -1;
-        t->sheets = v;
-        b->cap_sheets = cap;
-    }
+    if (base_grow(&t->sheets, &b->cap_sheets, (size_t)t->n_sheets + 1, sizeof *t->sheets))
+        return -1;
     net_sheet *s = &t->sheets[t->n_sheets];
     memset(s, 0, sizeof *s);
     s->url = strdup(url);
@@ -119,15 +115,9 @@ static int add_ref(void *ud, const char *raw)
         free(ref);
         return -1;
     }
-    if (t->n_refs == b->cap_refs) {
-        int cap = b->cap_refs ? b->cap_refs * 2 : 16;
-        net_sheet_ref *v = realloc(t->refs, (size_t)cap * sizeof *v);
-        if (!v) {
-            free(ref);
-            return -1;
-        }
-        t->refs = v;
-        b->cap_refs = cap;
+    if (base_grow(&t->refs, &b->cap_refs, (size_t)t->n_refs + 1, sizeof *t->refs)) {
+        free(ref);
+        return -1;
     }
     net_sheet_ref *r = &t->refs[t->n_refs];
     r->ref = ref;
@@ -190,20 +180,14 @@ static net_status fetch_round(net_session *s, builder *b, int first, int last)
 
 typedef struct strlist {
     char **v;
-    int n, cap;
+    size_t n, cap;
 } strlist;
 
 static int collect(void *ud, const char *ref)
 {
     strlist *l = ud;
-    if (l->n == l->cap) {
-        int cap = l->cap ? l->cap * 2 : 16;
-        char **v = realloc(l->v, (size_t)cap * sizeof *v);
-        if (!v)
-            return -1;
-        l->v = v;
-        l->cap = cap;
-    }
+    if (base_grow(&l->v, &l->cap, l->n + 1, sizeof *l->v))
+        return -1;
     return (l->v[l->n] = strdup(ref)) ? (l->n++, 0) : -1;
 }
 
@@ -224,10 +208,10 @@ net_status net_fetch_sheets(net_session *s, const char *html, size_t len, const 
             st = NET_ENOMEM;
     }
     b.base = base;
-    for (int i = 0; st == NET_OK && i < refs.n; i++)
+    for (size_t i = 0; st == NET_OK && i < refs.n; i++)
         if (add_ref(&b, refs.v[i]) != 0)
             st = NET_ENOMEM;
-    for (int i = 0; i < refs.n; i++)
+    for (size_t i = 0; i < refs.n; i++)
         free(refs.v[i]);
     free(refs.v);
     free(base_href);

@@ -7,6 +7,8 @@
 #include "render/cssfilter.h"
 #include "render/paint.h"
 
+#include "base/clock.h"
+
 #include <litehtml.h>
 #include <litehtml/el_before_after.h>
 #include <litehtml/el_cdata.h>
@@ -16,7 +18,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -26,12 +27,6 @@
 #include <vector>
 
 namespace {
-
-double now_ms()
-{
-    using clock = std::chrono::steady_clock;
-    return std::chrono::duration<double, std::milli>(clock::now().time_since_epoch()).count();
-}
 
 bool is_remote_url(const std::string &url)
 {
@@ -376,7 +371,7 @@ extern "C" render_status render_load(render_engine *eng, const char *html, const
     try {
         std::unique_ptr<render_doc> rd(new render_doc);
         rd->cont.reset(new container(eng->fonts, *opts, st));
-        double t0 = now_ms();
+        double t0 = base_now_ms();
         size_t len = strlen(html);
         // litehtml makes an element per tag and per word: count both before
         // it runs, in the scan that estimates the depth.
@@ -395,7 +390,7 @@ extern "C" render_status render_load(render_engine *eng, const char *html, const
         int depth = page_depth(html, len, counts, opts->max_depth);
         if (depth < 0)
             return RENDER_EDEPTH;
-        auto late = [opts]() { return opts->deadline_ms > 0 && now_ms() > opts->deadline_ms; };
+        auto late = [opts]() { return opts->deadline_ms > 0 && base_now_ms() > opts->deadline_ms; };
         // Rules that cannot match the page never reach litehtml, which tries
         // every selector on every element.
         std::unique_ptr<css_index, void (*)(css_index *)> ix(css_index_html(html, len),
@@ -413,7 +408,7 @@ extern "C" render_status render_load(render_engine *eng, const char *html, const
         rd->cont->filter = ix.get();
         rd->doc = litehtml::document::createFromUTF8(page.get(), rd->cont.get(), &rd->context);
         rd->cont->filter = nullptr;
-        double t1 = now_ms();
+        double t1 = base_now_ms();
         st.parse_ms = t1 - t0;
         if (!rd->doc || !rd->doc->root())
             return RENDER_EPARSE;
@@ -422,7 +417,7 @@ extern "C" render_status render_load(render_engine *eng, const char *html, const
         if (late())
             return RENDER_ETIME;
         rd->doc->render(opts->window_w);
-        double t2 = now_ms();
+        double t2 = base_now_ms();
         st.layout_ms = t2 - t1;
         st.height = rd->doc->height();
         if (rd->cont->font_failed)
@@ -432,7 +427,7 @@ extern "C" render_status render_load(render_engine *eng, const char *html, const
         if (late())
             return RENDER_ETIME;
         render_status s = render_build_dom(rd->doc, *opts, &rd->dom);
-        st.dom_ms = now_ms() - t2;
+        st.dom_ms = base_now_ms() - t2;
         if (s != RENDER_OK)
             return s;
         *out = rd.release();

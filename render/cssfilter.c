@@ -1,6 +1,8 @@
 /* render/: dropping the CSS rules a page cannot use (cssfilter.h). */
 #include "render/cssfilter.h"
-#include "render/htmlscan.h"
+
+#include "base/buf.h"
+#include "base/tags.h"
 
 #include <ctype.h>
 #include <stdint.h>
@@ -117,123 +119,28 @@ void css_index_free(css_index *ix)
 
 /* Scanning the page's tags ----------------------------------------------------- */
 
-static int is_space(char c)
+/* The classes or the id an attribute gives the element, into the index. */
+static void index_attr(css_index *ix, const base_tag_attr *a)
 {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
-}
-
-/* What a page holds that litehtml needs little of. */
-enum region { REGION_STYLE, REGION_SCRIPT, REGION_COMMENT };
-
-/* Calls `tag` for each start tag with its name, and `attr` for each of its
- * attributes with a value; `region` for the text of each <style> and
- * <script> and each comment (delimiters included). Doctype and the text of other raw-text elements are stepped over. */
-typedef struct scan_cb {
-    void (*tag)(void *ctx, const char *name, size_t n);
-    void (*attr)(void *ctx, const char *name, size_t n, const char *value, size_t vn);
-    void (*region)(void *ctx, enum region kind, const char *start, size_t n);
-    void *ctx;
-} scan_cb;
-
-static void scan_html(const char *html, size_t len, const scan_cb *cb)
-{
-    static const char *const raw[] = {"script", "style", "textarea", "title", "xmp",
-                                      "iframe", "noembed", "noframes"};
-    const char *p = html, *end = html + len;
-    while (p < end) {
-        const char *lt = memchr(p, '<', (size_t)(end - p));
-        if (!lt)
-            break;
-        p = lt + 1;
-        if (p < end && *p == '!') {
-            int comment = end - p >= 3 && p[1] == '-' && p[2] == '-';
-            p = htmlscan_skip_decl(p, end);
-            if (comment && cb->region)
-                cb->region(cb->ctx, REGION_COMMENT, lt, (size_t)(p - lt));
-            continue;
-        }
-        if (p >= end || !isalpha((unsigned char)*p))
-            continue; /* end tags and stray '<' */
-        const char *name = p;
-        while (p < end && !is_space(*p) && *p != '>' && *p != '/')
-            p++;
-        size_t nlen = (size_t)(p - name);
-        if (cb->tag)
-            cb->tag(cb->ctx, name, nlen);
-        /* Attributes up to '>' (quotes may hold '>'). */
-        while (p < end && *p != '>') {
-            while (p < end && (is_space(*p) || *p == '/'))
-                p++;
-            const char *an = p;
-            while (p < end && !is_space(*p) && *p != '>' && *p != '=' && *p != '/')
-                p++;
-            size_t anl = (size_t)(p - an);
-            while (p < end && is_space(*p))
-                p++;
-            const char *v = NULL;
-            size_t vl = 0;
-            if (p < end && *p == '=') {
-                p++;
-                while (p < end && is_space(*p))
-                    p++;
-                if (p < end && (*p == '"' || *p == '\'')) {
-                    char q = *p++;
-                    v = p;
-                    const char *qe = memchr(p, q, (size_t)(end - p));
-                    p = qe ? qe : end;
-                    vl = (size_t)(p - v);
-                    if (p < end)
-                        p++;
-                } else {
-                    v = p;
-                    while (p < end && !is_space(*p) && *p != '>')
-                        p++;
-                    vl = (size_t)(p - v);
-                }
-            }
-            if (anl == 0 && p < end && *p != '>')
-                p++; /* a stray character */
-            if (v && cb->attr && anl > 0)
-                cb->attr(cb->ctx, an, anl, v, vl);
-        }
-        if (p < end)
-            p++;
-        for (size_t i = 0; i < sizeof raw / sizeof raw[0]; i++) {
-            size_t rl = strlen(raw[i]);
-            if (rl == nlen && eq_lower(name, raw[i], rl)) {
-                const char *close = htmlscan_find_end_tag(p, end, raw[i], rl);
-                if (i <= 1 && cb->region)
-                    cb->region(cb->ctx, i == 1 ? REGION_STYLE : REGION_SCRIPT, p,
-                               (size_t)(close - p));
-                p = close;
-                break;
-            }
-        }
-    }
-}
-
-static void index_tag(void *ctx, const char *name, size_t n)
-{
-    set_add(ctx, 't', name, n);
-}
-
-static void index_attr(void *ctx, const char *name, size_t n, const char *v, size_t vn)
-{
-    if (n == 2 && eq_lower(name, "id", 2)) {
-        size_t a = 0, b = vn;
-        while (a < b && is_space(v[a]))
-            a++;
-        while (b > a && is_space(v[b - 1]))
-            b--;
-        set_add(ctx, 'i', v + a, b - a);
-    } else if (n == 5 && eq_lower(name, "class", 5)) {
+    const char *v = a->value;
+    size_t vn = a->value_len;
+    if (!v)
+        return;
+    if (base_tag_attr_is(a, "id")) {
+        size_t i = 0, j = vn;
+        while (i < j && base_html_space(v[i]))
+            i++;
+        while (j > i && base_html_space(v[j - 1]))
+            j--;
+        set_add(ix, 'i', v + i, j - i);
+    } else if (base_tag_attr_is(a, "class")) {
         for (size_t i = 0; i < vn;) {
-            while (i < vn && is_space(v[i]))
+            while (i < vn && base_html_space(v[i]))
                 i++;
-            size_t s = i;
-            while (i < vn && !is_space(v[i]))
+            size_t start = i;
+            while (i < vn && !base_html_space(v[i]))
                 i++;
-            set_add(ctx, 'c', v + s, i - s);
+            set_add(ix, 'c', v + start, i - start);
         }
     }
 }
@@ -247,8 +154,19 @@ css_index *css_index_html(const char *html, size_t len)
     static const char *const implied[] = {"html", "head", "body", "tbody"};
     for (size_t i = 0; i < sizeof implied / sizeof implied[0]; i++)
         set_add(ix, 't', implied[i], strlen(implied[i]));
-    scan_cb cb = {index_tag, index_attr, NULL, ix};
-    scan_html(html, len, &cb);
+    base_tag_scanner s;
+    base_tag_scanner_init(&s, html, len);
+    base_tag t;
+    while (base_tag_next(&s, &t)) {
+        if (t.kind != BASE_TAG_START)
+            continue;
+        set_add(ix, 't', t.name, t.name_len);
+        base_tag_attrs it;
+        base_tag_attrs_init(&it, &t);
+        base_tag_attr a;
+        while (base_tag_attrs_next(&it, &a))
+            index_attr(ix, &a);
+    }
     if (ix->failed) {
         css_index_free(ix);
         return NULL;
@@ -332,7 +250,7 @@ static int selector_too_costly(const char *s, size_t len, int depth)
                 if (s[i] == '\\')
                     i++;
         }
-        int sp = is_space(c);
+        int sp = base_html_space(c);
         /* A run of spaces not beside '>', '+' or ',' is a descendant combinator. */
         if (sp && !in_space && i > 0 && i + 1 < len)
             k++;
@@ -342,7 +260,7 @@ static int selector_too_costly(const char *s, size_t len, int depth)
             if (in_space)
                 k--; /* "a > b": the space was no combinator */
             in_space = 0;
-            while (i + 1 < len && is_space(s[i + 1]))
+            while (i + 1 < len && base_html_space(s[i + 1]))
                 i++;
             continue;
         }
@@ -394,7 +312,7 @@ static int selector_may_match(css_index *ix, const char *s, size_t len)
             compound_start = 0;
             continue;
         }
-        if (is_space(c) || c == '>' || c == '+' || c == '~') {
+        if (base_html_space(c) || c == '>' || c == '+' || c == '~') {
             compound_start = 1;
             p++;
             continue;
@@ -437,33 +355,6 @@ static int selector_may_match(css_index *ix, const char *s, size_t len)
 }
 
 /* The stylesheet ----------------------------------------------------------------- */
-
-typedef struct out {
-    char *s;
-    size_t len, cap;
-    int failed;
-} out;
-
-static void put(out *o, const char *s, size_t n)
-{
-    if (o->failed || n == 0)
-        return;
-    if (o->len + n + 1 > o->cap) {
-        size_t cap = o->cap ? o->cap : 1024;
-        while (cap < o->len + n + 1)
-            cap *= 2;
-        char *b = realloc(o->s, cap);
-        if (!b) {
-            o->failed = 1;
-            return;
-        }
-        o->s = b;
-        o->cap = cap;
-    }
-    memcpy(o->s + o->len, s, n);
-    o->len += n;
-    o->s[o->len] = '\0';
-}
 
 /* Skips a comment or a string at p when there is one; returns p otherwise. */
 static const char *skip_opaque(const char *p, const char *end)
@@ -525,7 +416,7 @@ static const char *prelude_end(const char *p, const char *end)
 
 /* Writes the selectors of a prelude that may match, comma-separated;
  * returns how many. */
-static int put_selectors(css_index *ix, const char *p, const char *end, out *o)
+static int put_selectors(css_index *ix, const char *p, const char *end, base_buf *o)
 {
     int kept = 0, paren = 0;
     const char *start = p;
@@ -544,15 +435,15 @@ static int put_selectors(css_index *ix, const char *p, const char *end, out *o)
                 continue;
         }
         const char *a = start, *b = q;
-        while (a < b && is_space(*a))
+        while (a < b && base_html_space(*a))
             a++;
-        while (b > a && is_space(b[-1]))
+        while (b > a && base_html_space(b[-1]))
             b--;
         if (b > a && selector_may_match(ix, a, (size_t)(b - a))) {
             ix->kept++;
             if (kept++)
-                put(o, ",", 1);
-            put(o, a, (size_t)(b - a));
+                base_buf_add(o, ",", 1);
+            base_buf_add(o, a, (size_t)(b - a));
         }
         start = q + 1;
     }
@@ -564,11 +455,11 @@ static int at_is(const char *name, size_t n, const char *what)
     return strlen(what) == n && eq_lower(name, what, n);
 }
 
-static void filter_rules(css_index *ix, const char *p, const char *end, out *o, int depth)
+static void filter_rules(css_index *ix, const char *p, const char *end, base_buf *o, int depth)
 {
-    while (p < end && !o->failed) {
+    while (p < end && !o->oom) {
         const char *q = skip_opaque(p, end);
-        if (q != p || is_space(*p) || *p == ';' || *p == '}') {
+        if (q != p || base_html_space(*p) || *p == ';' || *p == '}') {
             p = q != p ? q : p + 1;
             continue;
         }
@@ -579,8 +470,8 @@ static void filter_rules(css_index *ix, const char *p, const char *end, out *o, 
                 ne++;
             size_t nl = (size_t)(ne - name);
             if (pe >= end || *pe != '{') { /* @import, @charset, @namespace */
-                put(o, p, (size_t)(pe - p));
-                put(o, ";", 1);
+                base_buf_add(o, p, (size_t)(pe - p));
+                base_buf_add(o, ";", 1);
                 p = pe < end ? pe + 1 : end;
                 continue;
             }
@@ -590,17 +481,14 @@ static void filter_rules(css_index *ix, const char *p, const char *end, out *o, 
                  at_is(name, nl, "layer")) &&
                 depth < 16) {
                 size_t mark = o->len;
-                put(o, p, (size_t)(pe - p));
-                put(o, "{", 1);
+                base_buf_add(o, p, (size_t)(pe - p));
+                base_buf_add(o, "{", 1);
                 size_t inner = o->len;
                 filter_rules(ix, pe + 1, be > pe + 1 ? be - 1 : be, o, depth + 1);
-                if (o->len == inner) { /* nothing left inside */
-                    o->len = mark;
-                    if (o->s)
-                        o->s[mark] = '\0';
-                } else {
-                    put(o, "}\n", 2);
-                }
+                if (o->len == inner) /* nothing left inside */
+                    base_buf_shrink(o, o->len - mark);
+                else
+                    base_buf_add(o, "}\n", 2);
             }
             /* @font-face, @keyframes, @page ...: litehtml uses none of them. */
             p = be;
@@ -613,45 +501,35 @@ static void filter_rules(css_index *ix, const char *p, const char *end, out *o, 
         const char *be = block_end(pe, end);
         size_t mark = o->len;
         if (put_selectors(ix, p, pe, o) > 0)
-            put(o, pe, (size_t)(be - pe)), put(o, "\n", 1);
-        else if (o->s) {
-            o->len = mark;
-            o->s[mark] = '\0';
-        }
+            base_buf_add(o, pe, (size_t)(be - pe)), base_buf_add(o, "\n", 1);
+        else
+            base_buf_shrink(o, o->len - mark);
         p = be;
     }
 }
 
 char *css_filter(css_index *ix, const char *css, size_t len, size_t *out_len)
 {
-    out o = {0};
+    base_buf o = BASE_BUF_INIT;
     filter_rules(ix, css, css + len, &o, 0);
-    if (!o.failed && !o.s)
-        o.s = calloc(1, 1), o.failed = !o.s;
-    if (o.failed) {
-        free(o.s);
-        return NULL;
-    }
-    if (out_len)
-        *out_len = o.len;
-    return o.s;
+    return base_buf_take(&o, out_len);
 }
 
 /* The page rewritten for litehtml (css_prepare_html). */
 typedef struct html_rewrite {
     css_index *ix;
-    const char *html;
     const char *copied; /* everything before this is in `o` */
-    out o;
+    base_buf o;
     size_t style_bytes; /* <style> text kept so far */
 } html_rewrite;
 
-static void rewrite_region(void *ctx, enum region kind, const char *text, size_t n)
+/* Drops `n` bytes at `text` (script text, a comment), or puts the filtered
+ * CSS in their place (`style`: the text of a <style>). */
+static void rewrite_region(html_rewrite *r, int style, const char *text, size_t n)
 {
-    html_rewrite *r = ctx;
-    put(&r->o, r->copied, (size_t)(text - r->copied));
+    base_buf_add(&r->o, r->copied, (size_t)(text - r->copied));
     r->copied = text + n;
-    if (kind != REGION_STYLE)
+    if (!style)
         return; /* dropped */
     if (r->ix->max_style_bytes > 0) {
         if (n > r->ix->max_style_bytes - r->style_bytes)
@@ -661,24 +539,25 @@ static void rewrite_region(void *ctx, enum region kind, const char *text, size_t
     size_t fl;
     char *f = css_filter(r->ix, text, n, &fl);
     if (!f) {
-        r->o.failed = 1;
+        r->o.oom = 1; /* the whole page fails with its stylesheet */
         return;
     }
-    put(&r->o, f, fl);
+    base_buf_add(&r->o, f, fl);
     free(f);
 }
 
 char *css_prepare_html(css_index *ix, const char *html, size_t len)
 {
-    html_rewrite r = {ix, html, html, {0}, 0};
-    scan_cb cb = {NULL, NULL, rewrite_region, &r};
-    scan_html(html, len, &cb);
-    put(&r.o, r.copied, (size_t)(html + len - r.copied));
-    if (!r.o.failed && !r.o.s)
-        r.o.s = calloc(1, 1), r.o.failed = !r.o.s;
-    if (r.o.failed) {
-        free(r.o.s);
-        return NULL;
+    html_rewrite r = {ix, html, BASE_BUF_INIT, 0};
+    base_tag_scanner s;
+    base_tag_scanner_init(&s, html, len);
+    base_tag t;
+    while (base_tag_next(&s, &t)) {
+        if (t.kind == BASE_TAG_COMMENT)
+            rewrite_region(&r, 0, t.start, t.len);
+        else if (t.kind == BASE_TAG_RAW && (base_tag_is(&t, "script") || base_tag_is(&t, "style")))
+            rewrite_region(&r, base_tag_is(&t, "style"), t.start, t.len);
     }
-    return r.o.s;
+    base_buf_add(&r.o, r.copied, (size_t)(html + len - r.copied));
+    return base_buf_take(&r.o, NULL);
 }

@@ -13,7 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/htmlscan.h"
+#include "base/grow.h"
+#include "base/tags.h"
 #include "render/render.h"
 
 int render_html_depth(const char *html, size_t len)
@@ -44,15 +45,10 @@ int render_html_depth(const char *html, size_t len)
             GumboNode *c = kids->data[i];
             if (c->type != GUMBO_NODE_ELEMENT && c->type != GUMBO_NODE_TEMPLATE)
                 continue;
-            if (n == cap) {
-                struct item *s = realloc(stack, 2 * cap * sizeof *stack);
-                if (!s) {
-                    deepest = -1;
-                    n = 0;
-                    break;
-                }
-                stack = s;
-                cap *= 2;
+            if (base_grow(&stack, &cap, n + 1, sizeof *stack)) {
+                deepest = -1;
+                n = 0;
+                break;
             }
             stack[n++] = (struct item){c, it.depth + 1};
         }
@@ -62,27 +58,19 @@ int render_html_depth(const char *html, size_t len)
     return deepest;
 }
 
-static int is_void(const char *name, size_t len)
-{
-    static const char *const voids[] = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link",
-                                        "meta", "param", "source", "track", "wbr", "basefont", "bgsound",
-                                        "frame", "keygen", "image", "menuitem"};
-    for (size_t i = 0; i < sizeof voids / sizeof voids[0]; i++)
-        if (strlen(voids[i]) == len && memcmp(voids[i], name, len) == 0)
-            return 1;
-    return 0;
-}
+static const char *const void_elements[] = {
+    "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
+    "source", "track", "wbr", "basefont", "bgsound", "frame", "keygen", "image", "menuitem", NULL};
 
-/* Elements whose content is text up to their end tag. */
-static int is_raw_text(const char *name, size_t len)
-{
-    static const char *const raw[] = {"script", "style", "textarea", "title", "xmp", "iframe",
-                                      "noembed", "noframes", "plaintext"};
-    for (size_t i = 0; i < sizeof raw / sizeof raw[0]; i++)
-        if (strlen(raw[i]) == len && memcmp(raw[i], name, len) == 0)
-            return 1;
-    return 0;
-}
+/* Elements that no start tag closes implicitly (nor reopens, as the
+ * formatting elements are): a parser nests them as the tags do, so their
+ * depth in the scan is a lower bound of the parser's up to what an end
+ * tag of an ancestor closes (which the scan follows too). */
+static const char *const strict_elements[] = {
+    "div", "span", "section", "article", "aside", "nav", "header", "footer", "main",
+    "blockquote", "ul", "ol", "dl", "center", "figure", "fieldset", "details", "label",
+    "abbr", "cite", "q", "sub", "sup", "ins", "del", "mark", "time", "var", "kbd",
+    "samp", "dfn", "bdi", "bdo", "data", "address", "hgroup", "menu", "dir", NULL};
 
 static uint32_t name_hash(const char *s, size_t len)
 {
@@ -92,39 +80,17 @@ static uint32_t name_hash(const char *s, size_t len)
     return h;
 }
 
-/* Elements that no start tag closes implicitly (nor reopens, as the
- * formatting elements are): a parser nests them as the tags do, so their
- * depth in the scan is a lower bound of the parser's up to what an end
- * tag of an ancestor closes (which the scan follows too). */
-static int is_strict(const char *name, size_t len)
-{
-    static const char *const strict[] = {
-        "div", "span", "section", "article", "aside", "nav", "header", "footer", "main",
-        "blockquote", "ul", "ol", "dl", "center", "figure", "fieldset", "details", "label",
-        "abbr", "cite", "q", "sub", "sup", "ins", "del", "mark", "time", "var", "kbd",
-        "samp", "dfn", "bdi", "bdo", "data", "address", "hgroup", "menu", "dir"};
-    for (size_t i = 0; i < sizeof strict / sizeof strict[0]; i++)
-        if (strlen(strict[i]) == len && memcmp(strict[i], name, len) == 0)
-            return 1;
-    return 0;
-}
-
-static int is_space_char(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
-}
-
 /* Words in text between tags: runs of characters other than white space. */
-static size_t count_words(const char *p, const char *end, int *in_word)
+static size_t count_words(const char *p, size_t n)
 {
-    size_t n = 0;
-    for (; p < end; p++) {
-        int sp = is_space_char(*p);
-        if (!sp && !*in_word)
-            n++;
-        *in_word = !sp;
+    size_t words = 0;
+    int in_word = 0;
+    for (size_t i = 0; i < n; i++) {
+        int sp = base_html_space(p[i]);
+        words += !sp && !in_word;
+        in_word = !sp;
     }
-    return n;
+    return words;
 }
 
 /* Simulates a tree builder that never closes an element implicitly: an
@@ -133,13 +99,13 @@ static size_t count_words(const char *p, const char *end, int *in_word)
  * parsers close <p>, <li> and the like implicitly, so this counts deeper
  * than they build, except for what they add themselves (html, head, body,
  * tbody, reopened formatting elements), which `slack` covers. The elements
- * of is_strict are counted apart: the parser builds them at least as deep.
- * <select> is stepped over like raw text (a parser ignores most tags in
- * it). One pass, linear in the input. */
+ * of strict_elements are counted apart: the parser builds them at least as
+ * deep. Raw-text elements hold no tags, and <select> is stepped over the
+ * same way (a parser ignores most tags in it). One pass, linear in the
+ * input. */
 int render_html_count(const char *html, size_t len, render_html_counts *out)
 {
     memset(out, 0, sizeof *out);
-    const char *p = html, *end = html + len;
     size_t cap = 64, n = 0, strict_n = 0;
     struct open {
         uint32_t h;
@@ -147,60 +113,25 @@ int render_html_count(const char *html, size_t len, render_html_counts *out)
     } *stack = malloc(cap * sizeof *stack);
     if (!stack)
         return -1;
-    int deepest = 0, strict_deepest = 0, in_word = 0;
-    while (p < end) {
-        const char *lt = memchr(p, '<', (size_t)(end - p));
-        out->words += count_words(p, lt ? lt : end, &in_word);
-        if (!lt)
-            break;
-        p = lt + 1;
-        if (p < end && *p == '!') {
-            p = htmlscan_skip_decl(p, end); /* comment, doctype or CDATA */
-            in_word = 0;
+    int deepest = 0, strict_deepest = 0;
+    base_tag_scanner s;
+    base_tag_scanner_init(&s, html, len);
+    base_tag t;
+    while (base_tag_next(&s, &t)) {
+        if (t.kind == BASE_TAG_TEXT) {
+            out->words += count_words(t.start, t.len);
             continue;
         }
-        int closing = p < end && *p == '/';
-        if (closing)
-            p++;
-        const char *name = p;
-        while (p < end && (isalnum((unsigned char)*p) || *p == '-' || *p == ':'))
-            p++;
-        size_t nlen = (size_t)(p - name);
-        if (nlen == 0 || !isalpha((unsigned char)name[0])) {
-            /* A stray '<' is text. */
-            out->words += count_words(lt, p, &in_word);
+        if (t.kind == BASE_TAG_RAW) {
+            /* script and style hold no words */
+            if (!base_tag_is(&t, "script") && !base_tag_is(&t, "style"))
+                out->words += count_words(t.start, t.len);
             continue;
         }
-        in_word = 0;
-        /* "<div/>" opens a div in HTML: only void elements never nest.
-         * Attributes: gumbo checks each against all before it. */
-        size_t attrs = 0;
-        int in_space = 0;
-        char quote = 0;
-        for (; p < end && (quote || *p != '>'); p++) {
-            if (quote) {
-                quote = *p == quote ? 0 : quote;
-                continue;
-            }
-            if (*p == '"' || *p == '\'') {
-                quote = *p;
-            } else if (is_space_char(*p)) {
-                in_space = 1;
-                continue;
-            } else if (in_space && *p != '=' && *p != '/') {
-                attrs++;
-            }
-            in_space = 0;
-        }
-        if (attrs > out->max_attrs)
-            out->max_attrs = attrs;
-        p = p < end ? p + 1 : end;
-        char lower[16];
-        size_t llen = nlen < sizeof lower ? nlen : 0;
-        for (size_t i = 0; i < llen; i++)
-            lower[i] = (char)tolower((unsigned char)name[i]);
-        uint32_t h = name_hash(name, nlen);
-        if (closing) {
+        if (t.kind != BASE_TAG_START && t.kind != BASE_TAG_END)
+            continue;
+        uint32_t h = name_hash(t.name, t.name_len);
+        if (t.kind == BASE_TAG_END) {
             for (size_t k = 0; k < n && k < 32; k++) {
                 if (stack[n - 1 - k].h == h) {
                     for (size_t j = n - 1 - k; j < n; j++)
@@ -212,28 +143,29 @@ int render_html_count(const char *html, size_t len, render_html_counts *out)
             continue;
         }
         out->elements++;
-        if (llen && (is_raw_text(lower, llen) || (llen == 6 && !memcmp(lower, "select", 6)))) {
-            const char *close = htmlscan_find_end_tag(p, end, lower, llen);
-            int code = (llen == 6 && !memcmp(lower, "script", 6)) ||
-                       (llen == 5 && !memcmp(lower, "style", 5));
-            if (!code) /* script and style hold no words */
-                out->words += count_words(p, close, &in_word);
-            in_word = 0;
-            p = close;
+        /* gumbo checks each attribute against all before it. */
+        size_t attrs = 0;
+        base_tag_attrs it;
+        base_tag_attrs_init(&it, &t);
+        base_tag_attr a;
+        while (base_tag_attrs_next(&it, &a))
+            attrs++;
+        if (attrs > out->max_attrs)
+            out->max_attrs = attrs;
+        if (t.raw_text)
+            continue;
+        if (base_tag_is(&t, "select")) {
+            base_tag_skip_content(&s, &t);
             continue;
         }
-        if (llen && is_void(lower, llen))
+        /* "<div/>" opens a div in HTML: only void elements never nest. */
+        if (base_tag_in(t.lower, void_elements))
             continue;
-        if (n == cap) {
-            struct open *s = realloc(stack, 2 * cap * sizeof *stack);
-            if (!s) {
-                free(stack);
-                return -1;
-            }
-            stack = s;
-            cap *= 2;
+        if (base_grow(&stack, &cap, n + 1, sizeof *stack)) {
+            free(stack);
+            return -1;
         }
-        int strict = llen && is_strict(lower, llen);
+        int strict = base_tag_in(t.lower, strict_elements);
         stack[n++] = (struct open){h, strict};
         strict_n += (size_t)strict;
         if ((int)n > deepest)

@@ -33,8 +33,8 @@ typedef struct render_opts {
     size_t max_words;       /* words of text (the same scan); 0: no check */
     int max_doc_height;     /* laid-out height in px; 0: no check */
     size_t max_style_bytes; /* the page's <style> text in all; 0: no cap */
-    double deadline_ms;     /* CLOCK_MONOTONIC time in ms after which the next
-                               stage does not start (RENDER_ETIME); 0: none */
+    double deadline_ms;     /* base_now_ms() time (base/clock.h) after which the
+                               next stage does not start (RENDER_ETIME); 0: none */
     int plain_litehtml;     /* 1: without the flex and grid layer (compat.h), as
                                litehtml 0.6 alone lays flex and grid out */
     /* Stylesheets fetched beforehand (net/, through lib/): asked first for

@@ -9,6 +9,8 @@
 #include "render/render.h"
 #include "render/compat.h"
 
+#include "base/tags.h"
+
 #include <litehtml.h>
 #include <litehtml/el_before_after.h>
 #include <litehtml/el_cdata.h>
@@ -126,7 +128,7 @@ struct builder {
             t.reserve(run.text.size());
             bool space = false;
             for (char c : run.text) {
-                if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f') {
+                if (base_html_space(c)) {
                     space = true;
                     continue;
                 }
