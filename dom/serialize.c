@@ -167,7 +167,7 @@ static const char *const html_keep[] = {
     "tfoot", "tr", "td", "th", "div", "article", "section", "details", "summary", NULL};
 /* Left out with everything inside them. */
 static const char *const html_drop[] = {
-    "script", "style", "template", "noscript", "iframe", "object", "embed", "applet",
+    "script", "style", "template", "iframe", "object", "embed", "applet",
     "input", "button", "select", "textarea", "option", "svg", "math", "canvas", "audio",
     "video", "map", "head", "title", "meta", "link", "base", NULL};
 static const char *const html_void[] = {"br", "hr", "img", NULL};

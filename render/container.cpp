@@ -8,6 +8,7 @@
 #include "render/paint.h"
 
 #include "base/clock.h"
+#include "base/tags.h"
 
 #include <litehtml.h>
 #include <litehtml/el_before_after.h>
@@ -357,6 +358,20 @@ static int page_depth(const char *html, size_t len, const render_html_counts &c,
     return max_depth > 0 && exact > max_depth ? -1 : exact;
 }
 
+// Bytes of the text a reader is shown, white space not counted.
+static size_t shown_text_bytes(const dom_doc *dom)
+{
+    size_t n = 0;
+    const dom_node *root = dom_doc_root(dom);
+    for (const dom_node *d = root; d; d = dom_next(d, root)) {
+        if (d->kind != DOM_TEXT || dom_node_left_out(d))
+            continue;
+        for (size_t i = 0; i < d->text_len; i++)
+            n += !base_html_space(d->text[i]);
+    }
+    return n;
+}
+
 // Builds the dom tree; defined in render/tree.cpp.
 render_status render_build_dom(const litehtml::document::ptr &doc, const render_opts &opts,
                                dom_doc **out);
@@ -400,36 +415,53 @@ extern "C" render_status render_load(render_engine *eng, const char *html, const
         css_index_limit(ix.get(), depth, counts.elements, opts->max_style_bytes);
         std::unique_ptr<char, void (*)(void *)> ua(
             css_filter(ix.get(), render_ua_css, strlen(render_ua_css), nullptr), free);
-        std::unique_ptr<char, void (*)(void *)> page(css_prepare_html(ix.get(), html, len),
-                                                     free);
-        if (!ua || !page)
+        if (!ua)
             return RENDER_ENOMEM;
-        rd->context.load_master_stylesheet(ua.get());
-        rd->cont->filter = ix.get();
-        rd->doc = litehtml::document::createFromUTF8(page.get(), rd->cont.get(), &rd->context);
-        rd->cont->filter = nullptr;
-        double t1 = base_now_ms();
-        st.parse_ms = t1 - t0;
-        if (!rd->doc || !rd->doc->root())
-            return RENDER_EPARSE;
-        if (rd->cont->font_failed)
-            return RENDER_EFONTS;
-        if (late())
-            return RENDER_ETIME;
-        rd->doc->render(opts->window_w);
-        double t2 = base_now_ms();
-        st.layout_ms = t2 - t1;
-        st.height = rd->doc->height();
-        if (rd->cont->font_failed)
-            return RENDER_EFONTS;
-        if (opts->max_doc_height > 0 && st.height > opts->max_doc_height)
-            return RENDER_EHEIGHT;
-        if (late())
-            return RENDER_ETIME;
-        render_status s = render_build_dom(rd->doc, *opts, &rd->dom);
-        st.dom_ms = base_now_ms() - t2;
-        if (s != RENDER_OK)
-            return s;
+        // Laid out as a browser without scripts shows it; again without the
+        // page's own styles for such a browser when they hide the page
+        // (noscript.h): the second time only on such pages.
+        for (int attempt = 0;; attempt++) {
+            css_page_info info;
+            std::unique_ptr<char, void (*)(void *)> page(
+                css_prepare_html(ix.get(), html, len, attempt == 0, &info), free);
+            if (!page)
+                return RENDER_ENOMEM;
+            if (attempt > 0) {
+                rd.reset(new render_doc);
+                rd->cont.reset(new container(eng->fonts, *opts, st));
+            }
+            rd->context.load_master_stylesheet(ua.get());
+            rd->cont->filter = ix.get();
+            rd->doc = litehtml::document::createFromUTF8(page.get(), rd->cont.get(), &rd->context);
+            rd->cont->filter = nullptr;
+            double t1 = base_now_ms();
+            st.parse_ms += t1 - t0;
+            if (!rd->doc || !rd->doc->root())
+                return RENDER_EPARSE;
+            if (rd->cont->font_failed)
+                return RENDER_EFONTS;
+            if (late())
+                return RENDER_ETIME;
+            rd->doc->render(opts->window_w);
+            double t2 = base_now_ms();
+            st.layout_ms += t2 - t1;
+            st.height = rd->doc->height();
+            if (rd->cont->font_failed)
+                return RENDER_EFONTS;
+            if (opts->max_doc_height > 0 && st.height > opts->max_doc_height)
+                return RENDER_EHEIGHT;
+            if (late())
+                return RENDER_ETIME;
+            render_status s = render_build_dom(rd->doc, *opts, &rd->dom);
+            st.dom_ms += base_now_ms() - t2;
+            if (s != RENDER_OK)
+                return s;
+            if (attempt > 0 || info.noscript_styles == 0 ||
+                (double)shown_text_bytes(rd->dom) >= RENDER_HIDDEN_SHARE * (double)info.text_bytes)
+                break;
+            st.noscript_styles_dropped = 1;
+            t0 = base_now_ms();
+        }
         *out = rd.release();
         return RENDER_OK;
     } catch (const std::bad_alloc &) {

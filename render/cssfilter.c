@@ -1,5 +1,6 @@
 /* render/: dropping the CSS rules a page cannot use (cssfilter.h). */
 #include "render/cssfilter.h"
+#include "render/noscript.h"
 
 #include "base/buf.h"
 #include "base/tags.h"
@@ -546,18 +547,43 @@ static void rewrite_region(html_rewrite *r, int style, const char *text, size_t 
     free(f);
 }
 
-char *css_prepare_html(css_index *ix, const char *html, size_t len)
+char *css_prepare_html(css_index *ix, const char *html, size_t len, int noscript_styles,
+                       css_page_info *info)
 {
+    noscript_plan plan;
+    css_page_info local = {0, 0};
+    if (!info)
+        info = &local;
+    memset(info, 0, sizeof *info);
+    if (noscript_plan_page(html, len, &plan, &info->text_bytes) != 0)
+        return NULL;
     html_rewrite r = {ix, html, BASE_BUF_INIT, 0};
     base_tag_scanner s;
     base_tag_scanner_init(&s, html, len);
     base_tag t;
+    int noscript = 0; /* inside a <noscript> */
     while (base_tag_next(&s, &t)) {
-        if (t.kind == BASE_TAG_COMMENT)
+        if (t.kind == BASE_TAG_COMMENT) {
             rewrite_region(&r, 0, t.start, t.len);
-        else if (t.kind == BASE_TAG_RAW && (base_tag_is(&t, "script") || base_tag_is(&t, "style")))
-            rewrite_region(&r, base_tag_is(&t, "style"), t.start, t.len);
+        } else if (t.kind == BASE_TAG_RAW && base_tag_is(&t, "script")) {
+            rewrite_region(&r, 0, t.start, t.len);
+        } else if (t.kind == BASE_TAG_RAW && base_tag_is(&t, "style")) {
+            /* A <noscript>'s styles are for a page without scripts
+             * (noscript.h): they apply unless the caller says not. */
+            info->noscript_styles += noscript > 0;
+            rewrite_region(&r, !noscript || noscript_styles, t.start, t.len);
+        } else if (t.kind == BASE_TAG_START && base_tag_is(&t, "noscript") && !t.self_closing) {
+            if (noscript++ == 0 && noscript_plan_shows(&plan, t.start)) {
+                const char *after = t.name + t.name_len;
+                base_buf_add(&r.o, r.copied, (size_t)(after - r.copied));
+                base_buf_puts(&r.o, " " NOSCRIPT_SHOWN_ATTR);
+                r.copied = after;
+            }
+        } else if (t.kind == BASE_TAG_END && base_tag_is(&t, "noscript") && noscript > 0) {
+            noscript--;
+        }
     }
+    noscript_plan_free(&plan);
     base_buf_add(&r.o, r.copied, (size_t)(html + len - r.copied));
     return base_buf_take(&r.o, NULL);
 }

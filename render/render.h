@@ -66,12 +66,19 @@ typedef enum render_status {
  * all before it: 300 000 on one element took 378 s to parse. */
 #define RENDER_MAX_ATTRS 1000
 
+/* A page whose own styles for readers without scripts (the <style>s inside
+ * its <noscript>s) leave less than this share of its text shown hid itself
+ * behind a warning: it is laid out again without them (noscript.h). */
+#define RENDER_HIDDEN_SHARE 0.2
+
 typedef struct render_stats {
     double parse_ms;   /* HTML parse, CSS parse and style resolution */
     double layout_ms;  /* litehtml layout at the window width */
     double dom_ms;     /* building the dom tree from the layout */
     size_t elements, words, max_attrs; /* the scan's counts (render_html_count) */
     int height;        /* the laid-out document's height, px */
+    int noscript_styles_dropped; /* the page hid itself: laid out again without
+                                    the <style>s of its <noscript>s */
     int stylesheets_loaded;
     int stylesheets_skipped; /* remote, missing, too large or over the count */
 } render_stats;

@@ -69,6 +69,12 @@ dom_box to_box(const litehtml::position &p)
 struct builder {
     dom_doc *doc;
     bool oom = false;
+    // The page hides its root or body until a script shows it (anti-flicker
+    // snippets: body { visibility: hidden !important }), which an author's
+    // !important keeps over the user agent's in litehtml: visibility is
+    // then worked out here from each element's own declaration, the root
+    // and body visible.
+    bool root_hidden = false;
 
     // One run of el_text/el_space siblings becoming one dom text node.
     struct text_run {
@@ -209,8 +215,16 @@ struct builder {
         n->display = compat::is_item(e) ? DOM_DISPLAY_BLOCK : map_display(disp);
         if (disp == litehtml::display_none)
             n->hidden |= DOM_HIDDEN_DISPLAY_NONE;
-        if (e->get_visibility() != litehtml::visibility_visible)
-            n->hidden |= DOM_HIDDEN_VISIBILITY;
+        if (!root_hidden) {
+            if (e->get_visibility() != litehtml::visibility_visible)
+                n->hidden |= DOM_HIDDEN_VISIBILITY;
+        } else if (parent && !dom_is_tag(n, "body")) {
+            const char *own = e->get_style_property("visibility", false, nullptr);
+            bool hidden = own ? strcmp(own, "visible") != 0 && strcmp(own, "inherit") != 0
+                              : (parent->hidden & DOM_HIDDEN_VISIBILITY) != 0;
+            if (hidden)
+                n->hidden |= DOM_HIDDEN_VISIBILITY;
+        }
         litehtml::white_space ws = e->get_white_space();
         n->preformatted = ws == litehtml::white_space_pre || ws == litehtml::white_space_pre_wrap ||
                           ws == litehtml::white_space_pre_line;
@@ -260,6 +274,12 @@ struct builder {
 
     dom_node *build(litehtml::element *root)
     {
+        root_hidden = root->get_visibility() != litehtml::visibility_visible;
+        for (int i = 0; i < (int)root->get_children_count() && !root_hidden; i++) {
+            litehtml::element *c = root->get_child(i).get();
+            if (c && c->get_tagName() && strcmp(c->get_tagName(), "body") == 0)
+                root_hidden = c->get_visibility() != litehtml::visibility_visible;
+        }
         dom_node *droot = make_element(root, nullptr, false);
         if (!droot)
             return nullptr;

@@ -830,6 +830,43 @@ static void span_answers_are_escaped(void **state)
     }
 }
 
+/* A story carried twice, in the document and in a <noscript>, is laid out
+ * once: the page is as tall as without the <noscript>. */
+static void noscript_copy_counted_once(void **state)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/noscript-copy.html", FIXTURES_DIR);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    char page[16384];
+    size_t n = fread(page, 1, sizeof page - 1, f);
+    fclose(f);
+    page[n] = '\0';
+    glance_result *res;
+    assert_int_equal(run(page, n, NULL, &res), GLANCE_OK);
+    json_object *o = json_tokener_parse(glance_result_json(res)), *doc, *h;
+    assert_true(json_object_object_get_ex(o, "document", &doc));
+    assert_true(json_object_object_get_ex(doc, "h", &h));
+    double with_copy = json_object_get_double(h);
+    json_object_put(o);
+    glance_result_free(res);
+    /* The same page without its <noscript>. */
+    char *a = strstr(page, "<noscript>"), *b = strstr(page, "</noscript>");
+    assert_non_null(a);
+    assert_non_null(b);
+    memmove(a, b + strlen("</noscript>"), strlen(b + strlen("</noscript>")) + 1);
+    assert_int_equal(run(page, strlen(page), NULL, &res), GLANCE_OK);
+    o = json_tokener_parse(glance_result_json(res));
+    assert_true(json_object_object_get_ex(o, "document", &doc));
+    assert_true(json_object_object_get_ex(doc, "h", &h));
+    double without = json_object_get_double(h);
+    json_object_put(o);
+    glance_result_free(res);
+    if (with_copy > without + 1)
+        fail_msg("the copy in <noscript> was laid out: %.0f px tall, %.0f without it", with_copy,
+                 without);
+}
+
 int main(void)
 {
     ctx = glance_context_new();
@@ -864,6 +901,7 @@ int main(void)
         cmocka_unit_test(restrict_options),
         cmocka_unit_test(status_names),
         cmocka_unit_test(span_answers_are_escaped),
+        cmocka_unit_test(noscript_copy_counted_once),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     glance_context_free(ctx);

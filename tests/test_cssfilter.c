@@ -95,7 +95,7 @@ static void test_page_rewrite(void **state)
                         "<textarea><!-- kept --></textarea></body></html>";
     css_index *ix = css_index_html(html, strlen(html));
     assert_non_null(ix);
-    char *out = css_prepare_html(ix, html, strlen(html));
+    char *out = css_prepare_html(ix, html, strlen(html), 1, NULL);
     assert_non_null(out);
     assert_string_equal(out, "<html><head><style>.a{x:y}\n</style>"
                              "<script type=\"text/javascript\"></script>"
