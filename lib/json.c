@@ -97,6 +97,9 @@ char *json_build(const glance_result *res)
         json_object_object_add(d, "w", json_object_new_double(dom_doc_width(res->dom)));
         json_object_object_add(d, "h", json_object_new_double(dom_doc_height(res->dom)));
         json_object_object_add(d, "nodes", json_object_new_int64((int64_t)dom_doc_count(res->dom)));
+        /* Its <noscript> styles hid it: laid out again without them. */
+        if (res->rstats.noscript_styles_dropped)
+            json_object_object_add(d, "noscript_styles_dropped", json_object_new_boolean(1));
         json_object_object_add(o, "document", d);
         json_object *css = json_object_new_object();
         json_object_object_add(css, "loaded", json_object_new_int(res->rstats.stylesheets_loaded));
