@@ -69,6 +69,9 @@ struct dom_node {
     unsigned hidden;   /* DOM_HIDDEN_* bits of this node itself */
     int in_link;       /* 1 when the node is, or is inside, an <a href> */
     int preformatted;  /* white-space: pre, pre-wrap or pre-line */
+    float font_size;   /* computed font size in px (text nodes: their element's);
+                          0 when unknown */
+    short font_weight; /* computed weight, 100..900 (bold: 700); 0 when unknown */
 
     dom_node *parent, *first_child, *last_child, *prev, *next;
     size_t index;      /* pre-order position in the document, set by dom_doc_finish */

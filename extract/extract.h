@@ -65,6 +65,140 @@ long extract_count_words(const char *text, size_t len);
 long extract_count_chars(const char *text, size_t len);
 long extract_count_punct(const char *text, size_t len);
 
+/* The counts of a text in one pass: characters that are not white space,
+ * words (as extract_count_words), punctuation marks, the marks that end a
+ * sentence in any script (. ! ? and their fullwidth, Arabic, Devanagari,
+ * Ethiopic, Armenian, Myanmar and Khmer forms), and decimal digits. */
+typedef struct extract_counts {
+    long chars, words, punct, stops, digits;
+} extract_counts;
+void extract_count_all(const char *text, size_t len, extract_counts *out);
+
+/* Blocks ------------------------------------------------------------------
+ *
+ * The page cut into its lowest blocks, as a reader sees paragraphs: the
+ * text one block box holds between two of its block children (a <p>, an
+ * <li>, a cell, the run of text in a <div> before its first block child).
+ * Text that is not displayed, and the text of scripts, styles, form
+ * controls and <svg>, belongs to none. What the default scorer classifies
+ * (methods/score.c). */
+typedef struct extract_block {
+    size_t first, count;        /* its text nodes: texts[first .. first + count) */
+    const dom_node *container;  /* the block box it is set in */
+    dom_box box;                /* the union of its lines */
+    extract_counts counts;
+    long link_chars;            /* characters inside <a href> */
+    size_t lines;               /* line boxes, a line counted once */
+    double line_w;              /* their widths, summed */
+    float font_size;            /* of its first text, px */
+    short font_weight;
+} extract_block;
+
+typedef struct extract_blocks {
+    extract_block *v;
+    size_t n, cap;
+    const dom_node **texts;     /* every text node of a block, in document order */
+    size_t n_texts, cap_texts;
+    long chars;                 /* of all blocks */
+} extract_blocks;
+
+/* 0, or -1 when out of memory (out is then empty). */
+int extract_blocks_make(const dom_doc *doc, extract_blocks *out);
+void extract_blocks_free(extract_blocks *b);
+
+/* Features of each block, read off the layout and the tree: its text and
+ * links, its box against the window and the first impression area, its
+ * font against the page's body text, its lines, the semantic tags, roles
+ * and class or id words of its ancestors, its neighbours and ancestors'
+ * share of the page's text. EXTRACT_FEATURES(X) lists them, X(name, what)
+ * each, in the order of the vector. */
+#define EXTRACT_FEATURES(X)                                                          \
+    X(chars, "log(1 + characters)")                                               \
+    X(words, "log(1 + words)")                                                    \
+    X(link_share, "characters inside links / characters")                         \
+    X(punct_share, "punctuation marks / characters")                              \
+    X(stops, "sentence-ending marks per 100 characters")                          \
+    X(digit_share, "digits / characters")                                         \
+    X(lines, "log(1 + line boxes)")                                               \
+    X(line_fill, "mean line width / the container's width")                       \
+    X(x, "left edge / window width")                                              \
+    X(y, "top / window height (at most 50)")                                      \
+    X(w, "width / window width")                                                  \
+    X(h, "height / window height (at most 50)")                                   \
+    X(off_centre, "|centre - window centre| / window width")                      \
+    X(y_doc, "top / document height")                                             \
+    X(in_fia, "1 when it starts in the first impression area (2 windows)")        \
+    X(font, "font size / the page's body text size")                              \
+    X(bold, "1 when its weight is 600 or more")                                   \
+    X(line_height, "height per line / font size")                                 \
+    X(tag_p, "in a <p>")                                                          \
+    X(tag_li, "in an <li>")                                                       \
+    X(tag_cell, "in a <td> or <th>")                                              \
+    X(tag_h1, "in an <h1>")                                                       \
+    X(tag_h, "in an <h2> to <h6>")                                                \
+    X(tag_pre, "in a <pre> or <code>")                                            \
+    X(tag_quote, "in a <blockquote>")                                             \
+    X(tag_dl, "in a <dt> or <dd>")                                                \
+    X(tag_caption, "in a <figcaption> or <caption>")                              \
+    X(in_article, "under <article>")                                              \
+    X(in_main, "under <main> or role=main")                                       \
+    X(in_nav, "under <nav> or role=navigation")                                   \
+    X(in_aside, "under <aside> or role=complementary")                            \
+    X(in_header, "under <header> or role=banner")                                 \
+    X(in_footer, "under <footer> or role=contentinfo")                            \
+    X(in_form, "under <form>")                                                    \
+    X(in_table, "under <table>")                                                  \
+    X(in_list, "under <ul> or <ol>")                                              \
+    X(in_figure, "under <figure>")                                                \
+    X(in_body_prop, "under itemprop articleBody, text or reviewBody")             \
+    X(in_button, "under <button>, <label> or <select>")                           \
+    X(depth, "tree depth / 20")                                                   \
+    X(cls_content, "an ancestor's class or id names the content")                 \
+    X(cls_boiler, "an ancestor's class or id names boilerplate")                  \
+    X(cls_comment, "an ancestor's class or id names comments")                    \
+    X(cls_meta, "an ancestor's class or id names a byline, date or tags")         \
+    X(cont_chars, "log(1 + the container's characters)")                         \
+    X(cont_links, "the container's link share")                                   \
+    X(cont_blocks, "log(1 + blocks in the container)")                            \
+    X(prev_chars, "log(1 + the previous block's characters)")                     \
+    X(prev_links, "the previous block's link share")                              \
+    X(next_chars, "log(1 + the next block's characters)")                         \
+    X(next_links, "the next block's link share")                                  \
+    X(a1_share, "the parent's share of the page's characters")                    \
+    X(a1_links, "the parent's link share")                                        \
+    X(a2_share, "the grandparent's share")                                        \
+    X(a2_links, "the grandparent's link share")                                   \
+    X(a3_share, "the 3rd ancestor's share")                                       \
+    X(a3_links, "the 3rd ancestor's link share")                                  \
+    X(a4_share, "the 4th ancestor's share")                                       \
+    X(a4_links, "the 4th ancestor's link share")                                  \
+    X(a_wide_share, "the lowest ancestor at least half the window wide: share")   \
+    X(page_chars, "log(1 + the page's characters)")                               \
+    X(page_blocks, "log(1 + the page's blocks)")                                  \
+    X(doc_h, "document height / window height (at most 50)")                      \
+    X(rank, "its place among the page's blocks, 0 to 1")                          \
+    X(before, "share of the page's characters before it")                         \
+    X(in_title, "share of its characters in the page's <title>")
+
+enum {
+#define EXTRACT_FEATURE_ENUM(name, what) EXTRACT_F_##name,
+    EXTRACT_FEATURES(EXTRACT_FEATURE_ENUM)
+#undef EXTRACT_FEATURE_ENUM
+    EXTRACT_N_FEATURES
+};
+
+extern const char *const extract_feature_names[EXTRACT_N_FEATURES];
+
+/* A block's text, white space collapsed, into `b` (emptied first). */
+struct base_buf;
+void extract_block_text(const extract_blocks *blocks, const extract_block *k, struct base_buf *b);
+
+/* The features of every block into out[i * stride + f] (stride at least
+ * EXTRACT_N_FEATURES: the caller may append its own). 0, or -1 when out of
+ * memory. */
+int extract_block_features(const dom_doc *doc, const extract_blocks *b, int window_w,
+                           int window_h, const char *title, float *out, size_t stride);
+
 /* Node characteristics (paper 000, Liu et al. 2017) ----------------------
  *
  * The page, cut into its lowest blocks (the inline content of one block box

@@ -97,6 +97,21 @@ static glance_status run_method(glance_result *res, const glance_options *o, siz
     return r->found ? GLANCE_OK : GLANCE_ENOCONTENT;
 }
 
+/* method_page.answer_of: another method's answer, run on first asking. */
+static const method_answer *answer_of(const method_page *pg, const char *name, int *status)
+{
+    glance_result *res = pg->pipeline;
+    size_t i;
+    if (status)
+        *status = 0;
+    if (!res->running || !methods_find(name, &i))
+        return NULL;
+    glance_status st = run_method(res, res->running, i);
+    if (st != GLANCE_OK && st != GLANCE_ENOCONTENT && status)
+        *status = -1;
+    return st == GLANCE_OK ? &res->records[i].ans : NULL;
+}
+
 /* Method i's answer becomes the result's. */
 static glance_status answer_with(glance_result *res, size_t i)
 {
@@ -360,6 +375,9 @@ glance_status pipeline_extract(glance_result *res, const glance_options *o)
 {
     double t0 = base_now_ms();
     glance_status st;
+    res->running = o;
+    res->page.answer_of = answer_of;
+    res->page.pipeline = res;
     switch (o->mode) {
     case OPTIONS_ALL: st = run_all(res, o); break;
     case OPTIONS_ONE: st = run_one(res, o, o->method); break;
@@ -367,6 +385,7 @@ glance_status pipeline_extract(glance_result *res, const glance_options *o)
     default: st = run_auto(res, o); break;
     }
     res->timings.extract_ms += base_now_ms() - t0;
+    res->running = NULL;
     return st;
 }
 
@@ -464,6 +483,7 @@ glance_status pipeline_page(glance_context *ctx, glance_result *res, const char 
     }
     if (!(res->title = extract_title(res->dom)))
         return GLANCE_ENOMEM;
-    res->page = (method_page){res->dom, res->title, res->window_w, res->window_h, NULL};
+    res->page = (method_page){.dom = res->dom, .title = res->title, .window_w = res->window_w,
+                              .window_h = res->window_h};
     return pipeline_extract(res, o);
 }

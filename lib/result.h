@@ -32,6 +32,8 @@ struct glance_result {
     int window_w, window_h;
     char *title;
     method_page page;      /* what every method reads */
+    const glance_options *running; /* the options of the extraction under way
+                                      (page.answer_of runs methods with them) */
     double cleaner_share;  /* the link share page.cleaner was made with */
     result_record *records; /* one per method of the registry (methods_all) */
     /* The answer. */

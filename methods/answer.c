@@ -62,6 +62,81 @@ int method_answer_found_span(const method_page *pg, int r, const extract_span *s
     return 1;
 }
 
+typedef struct picked_ctx {
+    const unsigned char *picked;
+    unsigned char *shown; /* elements: 1 picked text below, 2 text but none picked */
+    size_t count;
+} picked_ctx;
+
+static int picked_keep(const dom_node *n, void *p)
+{
+    const picked_ctx *t = p;
+    if (n->index >= t->count)
+        return 1;
+    if (n->kind == DOM_TEXT)
+        return t->picked[n->index];
+    return t->shown[n->index] != 2;
+}
+
+int method_answer_picked(const method_page *pg, const dom_node *top, const unsigned char *picked,
+                         size_t count, method_answer *a)
+{
+    picked_ctx t = {picked, calloc(count ? count : 1, 1), count};
+    const dom_node **order = calloc(count ? count : 1, sizeof *order);
+    int rc = -1;
+    if (!t.shown || !order)
+        goto done;
+    /* Bottom up over top's subtree (pre-order indices run on from its own):
+     * which elements hold picked text, or text but none picked. */
+    size_t end = top->index, first = count, last = 0;
+    for (const dom_node *n = top; n; n = dom_next(n, top))
+        if (n->index < count) {
+            order[n->index] = n;
+            if (n->index >= end)
+                end = n->index + 1;
+            if (n->kind == DOM_TEXT && picked[n->index]) {
+                first = n->index < first ? n->index : first;
+                last = n->index > last ? n->index : last;
+            }
+        }
+    if (first == count) {
+        snprintf(a->why, sizeof a->why, "nothing picked");
+        rc = 1;
+        goto done;
+    }
+    for (size_t i = end; i-- > top->index;) {
+        const dom_node *n = order[i];
+        if (!n || n == top || !n->parent || dom_node_left_out(n))
+            continue;
+        unsigned char mine = t.shown[i];
+        if (n->kind == DOM_TEXT)
+            mine = !extract_count_chars(n->text, n->text_len) ? 0 : picked[i] ? 1 : 2;
+        unsigned char *up = &t.shown[n->parent->index];
+        if (mine == 1)
+            *up = 1;
+        else if (mine == 2 && *up == 0)
+            *up = 2;
+    }
+    /* The lowest element holding the first and the last picked text. */
+    const dom_node *holder = order[first]->parent;
+    while (holder && holder != top && !dom_is_ancestor(holder, order[last]))
+        holder = holder->parent;
+    a->node = holder ? holder : top;
+    a->span = NULL;
+    a->text = dom_to_text_kept(a->node, picked_keep, &t, NULL);
+    a->html = a->text ? dom_to_html_kept(a->node, picked_keep, &t, NULL) : NULL;
+    if (!a->text || !a->html)
+        goto done;
+    rc = a->text[0] ? 0 : 1;
+    if (rc)
+        snprintf(a->why, sizeof a->why, "the picked text is empty");
+done:
+    free(t.shown);
+    free(order);
+    (void)pg;
+    return rc;
+}
+
 struct json_object *method_json_str(const char *s)
 {
     return s ? json_object_new_string(s) : NULL;

@@ -31,12 +31,22 @@ struct json_object;
 
 /* The page every method reads: the laid-out tree and what the pipeline
  * made of it once. */
-typedef struct method_page {
+typedef struct method_page method_page;
+struct method_answer;
+
+struct method_page {
     dom_doc *dom;
     const char *title;        /* the page's <title>, white space collapsed */
     int window_w, window_h;   /* the window the page was laid out in */
     extract_cleaner *cleaner; /* the clean-up inside an answer; NULL: off */
-} method_page;
+    /* Another method's answer on this page, run on first asking (a method
+     * may weigh the others' answers, as the default scorer does): NULL
+     * when it found nothing; *status (when not NULL) -1 out of memory or
+     * over the time budget, else 0. Set by the pipeline. */
+    const struct method_answer *(*answer_of)(const method_page *pg, const char *name,
+                                             int *status);
+    void *pipeline;           /* what answer_of reads */
+};
 
 /* What a method answers: an element (GCE) or a span of the page's text
  * (the others), its text and HTML after the clean-up, and why not when it
@@ -65,6 +75,14 @@ int method_answer_node(const method_page *pg, const dom_node *node, method_answe
  * that holds it. 0; 1 when the clean-up left nothing (a->why says so); -1
  * out of memory. */
 int method_answer_span(const method_page *pg, const extract_span *span, method_answer *a);
+
+/* An answer made of some text nodes under `top` (picked[dom index] 1 for
+ * the text nodes of the answer, count flags): their text, and the HTML of
+ * `top` without the elements that hold text but none picked (an image, a
+ * rule stay); a->node is the lowest element holding every picked text.
+ * 0; 1 when nothing is picked (a->why); -1 out of memory. */
+int method_answer_picked(const method_page *pg, const dom_node *top, const unsigned char *picked,
+                         size_t count, method_answer *a);
 
 /* The answer of a method that looked for a span: `r` as the extract_*
  * functions return it (0 found, 1 none, with span->failure, -1 out of

@@ -66,6 +66,26 @@ dom_box to_box(const litehtml::position &p)
     return dom_box{(double)p.x, (double)p.y, (double)p.width, (double)p.height};
 }
 
+// The computed font-weight of an element as a number (CSS Fonts 4: normal
+// 400, bold 700; bolder and lighter relative to the parent's).
+static short font_weight(litehtml::element *e)
+{
+    const char *w = e->get_style_property("font-weight", true, "normal");
+    if (!w || !strcmp(w, "normal"))
+        return 400;
+    if (!strcmp(w, "bold"))
+        return 700;
+    if (!strcmp(w, "bolder") || !strcmp(w, "lighter")) {
+        auto p = e->parent();
+        short base = p ? font_weight(p.get()) : 400;
+        if (!strcmp(w, "bolder"))
+            return base < 350 ? 400 : base < 550 ? 700 : 900;
+        return base < 550 ? 100 : base < 750 ? 400 : 700;
+    }
+    int v = atoi(w);
+    return (short)(v >= 1 && v <= 1000 ? v : 400);
+}
+
 struct builder {
     dom_doc *doc;
     bool oom = false;
@@ -151,6 +171,8 @@ struct builder {
             oom = true;
         } else {
             n->preformatted = run.pre;
+            n->font_size = parent->font_size;
+            n->font_weight = parent->font_weight;
             if (run.lines.empty())
                 n->hidden |= DOM_HIDDEN_ZERO_SIZE;
             // visibility is inherited: text shows only if its element does.
@@ -225,6 +247,8 @@ struct builder {
             if (hidden)
                 n->hidden |= DOM_HIDDEN_VISIBILITY;
         }
+        n->font_size = (float)e->get_font_size();
+        n->font_weight = font_weight(e);
         litehtml::white_space ws = e->get_white_space();
         n->preformatted = ws == litehtml::white_space_pre || ws == litehtml::white_space_pre_wrap ||
                           ws == litehtml::white_space_pre_line;

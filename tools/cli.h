@@ -48,5 +48,6 @@ int cmd_bench(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 int cmd_options(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
 
 #endif

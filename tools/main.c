@@ -16,7 +16,8 @@ static void usage(FILE *f)
           "  bench            accuracy and speed over a corpus (glance bench --help)\n"
           "  sweep            window sizes and GCE parameters over a corpus (glance sweep --help)\n"
           "  serve            the reader-mode backend over HTTP (glance serve --help)\n"
-          "  options          every option of the library, as a Markdown table\n",
+          "  options          every option of the library, as a Markdown table\n"
+          "  dump             every page of a folder as its JSON, a line each\n",
           f);
 }
 
@@ -28,6 +29,7 @@ int main(int argc, char **argv)
     } commands[] = {
         {"extract", cmd_extract}, {"shot", cmd_shot},   {"bench", cmd_bench},
         {"sweep", cmd_sweep},     {"serve", cmd_serve}, {"options", cmd_options},
+        {"dump", cmd_dump},
     };
     if (argc < 2) {
         usage(stderr);

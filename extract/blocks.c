@@ -1,0 +1,481 @@
+/* extract/: the page's lowest blocks and what the layout and the tree say
+ * of each (extract.h, Blocks): the default scorer's input. */
+#include "extract/extract.h"
+
+#include <ctype.h>
+#include <hb.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "base/buf.h"
+#include "base/grow.h"
+#include "base/script.h"
+#include "base/tags.h"
+#include "base/utf8.h"
+
+const char *const extract_feature_names[EXTRACT_N_FEATURES] = {
+#define EXTRACT_FEATURE_NAME(name, what) #name,
+    EXTRACT_FEATURES(EXTRACT_FEATURE_NAME)
+#undef EXTRACT_FEATURE_NAME
+};
+
+/* Counting ------------------------------------------------------------------ */
+
+static int space_cp(uint32_t cp)
+{
+    return cp == ' ' || cp == '\t' || cp == '\n' || cp == '\r' || cp == '\f' || cp == 0xA0 ||
+           cp == 0x3000;
+}
+
+/* Marks that end a sentence (Unicode's Sentence_Terminal, the common ones):
+ * full stops, question and exclamation marks of the scripts glance meets. */
+static int stop_cp(uint32_t cp)
+{
+    switch (cp) {
+    case '.': case '!': case '?':
+    case 0x3002: case 0xFF01: case 0xFF1F: case 0xFF0E: /* 。！？． */
+    case 0x061F: case 0x06D4:                           /* Arabic ؟ ۔ */
+    case 0x0964: case 0x0965:                           /* Devanagari । ॥ */
+    case 0x1362: case 0x0589: case 0x104B: case 0x17D4: /* Ethiopic, Armenian, Myanmar, Khmer */
+    case 0x2026:                                        /* … */
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+void extract_count_all(const char *s, size_t n, extract_counts *out)
+{
+    hb_unicode_funcs_t *uf = hb_unicode_funcs_get_default();
+    memset(out, 0, sizeof *out);
+    int in_word = 0;
+    for (const char *p = s, *end = s + n; p < end;) {
+        uint32_t cp = base_utf8_next(&p, end);
+        if (space_cp(cp)) {
+            in_word = 0;
+            continue;
+        }
+        out->chars++;
+        if (base_script_unspaced(cp)) {
+            out->words++;
+            in_word = 0;
+        } else if (!in_word) {
+            out->words++;
+            in_word = 1;
+        }
+        out->stops += stop_cp(cp);
+        switch (hb_unicode_general_category(uf, cp)) {
+        case HB_UNICODE_GENERAL_CATEGORY_DECIMAL_NUMBER: out->digits++; break;
+        case HB_UNICODE_GENERAL_CATEGORY_CONNECT_PUNCTUATION:
+        case HB_UNICODE_GENERAL_CATEGORY_DASH_PUNCTUATION:
+        case HB_UNICODE_GENERAL_CATEGORY_CLOSE_PUNCTUATION:
+        case HB_UNICODE_GENERAL_CATEGORY_FINAL_PUNCTUATION:
+        case HB_UNICODE_GENERAL_CATEGORY_INITIAL_PUNCTUATION:
+        case HB_UNICODE_GENERAL_CATEGORY_OTHER_PUNCTUATION:
+        case HB_UNICODE_GENERAL_CATEGORY_OPEN_PUNCTUATION: out->punct++; break;
+        default: break;
+        }
+    }
+}
+
+/* Segmentation ------------------------------------------------------------------ */
+
+/* Elements whose text is no reader's text: not blocks. */
+static int skipped(const dom_node *n)
+{
+    static const char *const tags[] = {"script", "style", "template", "noscript", "svg", "math",
+                                       "select", "option", "textarea", "head", NULL};
+    return base_tag_in(n->tag, tags) && !(dom_is_tag(n, "noscript") && n->display == DOM_DISPLAY_BLOCK);
+}
+
+typedef struct seg {
+    extract_blocks *b;
+    int open;   /* the last block takes more text */
+    double line_y0, line_y1; /* the line being added to */
+    int failed;
+} seg;
+
+static const dom_node *block_ancestor(const dom_node *n)
+{
+    for (const dom_node *a = n->parent; a; a = a->parent)
+        if (a->kind == DOM_ELEMENT && a->display == DOM_DISPLAY_BLOCK)
+            return a;
+    return n->parent;
+}
+
+static void add_line(seg *s, extract_block *k, dom_box lb)
+{
+    if (lb.w <= 0 || lb.h <= 0)
+        return;
+    k->box = dom_box_union(k->box, lb);
+    if (k->lines && lb.y < s->line_y1 && lb.y + lb.h > s->line_y0) {
+        k->line_w += lb.w; /* more of the same line */
+        return;
+    }
+    k->lines++;
+    k->line_w += lb.w;
+    s->line_y0 = lb.y;
+    s->line_y1 = lb.y + lb.h;
+}
+
+static void add_text(seg *s, const dom_node *n)
+{
+    extract_counts c;
+    extract_count_all(n->text, n->text_len, &c);
+    if (c.chars == 0)
+        return;
+    extract_blocks *b = s->b;
+    if (!s->open) {
+        if (base_grow(&b->v, &b->cap, b->n + 1, sizeof *b->v)) {
+            s->failed = 1;
+            return;
+        }
+        extract_block *k = &b->v[b->n++];
+        memset(k, 0, sizeof *k);
+        k->first = b->n_texts;
+        k->container = block_ancestor(n);
+        k->font_size = n->font_size;
+        k->font_weight = n->font_weight;
+        s->open = 1;
+    }
+    extract_block *k = &b->v[b->n - 1];
+    if (base_grow(&b->texts, &b->cap_texts, b->n_texts + 1, sizeof *b->texts)) {
+        s->failed = 1;
+        return;
+    }
+    b->texts[b->n_texts++] = n;
+    k->count++;
+    k->counts.chars += c.chars;
+    k->counts.words += c.words;
+    k->counts.punct += c.punct;
+    k->counts.stops += c.stops;
+    k->counts.digits += c.digits;
+    if (n->in_link)
+        k->link_chars += c.chars;
+    b->chars += c.chars;
+    if (n->n_lines)
+        for (size_t i = 0; i < n->n_lines; i++)
+            add_line(s, k, n->lines[i]);
+    else
+        add_line(s, k, n->box);
+}
+
+static int seg_enter(void *ctx, const dom_node *n)
+{
+    seg *s = ctx;
+    if (s->failed || dom_node_left_out(n))
+        return 0;
+    if (n->kind == DOM_TEXT) {
+        add_text(s, n);
+        return 1;
+    }
+    if (skipped(n))
+        return 0;
+    if (n->display == DOM_DISPLAY_BLOCK || dom_is_tag(n, "br"))
+        s->open = dom_is_tag(n, "br") && s->open; /* a line break stays in its block */
+    return 1;
+}
+
+static void seg_leave(void *ctx, const dom_node *n)
+{
+    seg *s = ctx;
+    if (n->kind == DOM_ELEMENT && n->display == DOM_DISPLAY_BLOCK)
+        s->open = 0;
+}
+
+int extract_blocks_make(const dom_doc *doc, extract_blocks *out)
+{
+    memset(out, 0, sizeof *out);
+    seg s = {out, 0, 0, 0, 0};
+    const dom_node *top = dom_doc_body(doc);
+    if (!top)
+        top = dom_doc_root(doc);
+    if (top)
+        dom_walk(top, seg_enter, seg_leave, &s);
+    if (s.failed) {
+        extract_blocks_free(out);
+        return -1;
+    }
+    return 0;
+}
+
+void extract_blocks_free(extract_blocks *b)
+{
+    free(b->v);
+    free(b->texts);
+    memset(b, 0, sizeof *b);
+}
+
+/* Features ------------------------------------------------------------------ */
+
+/* Words of class and id values, in markup: not of the page's language. A
+ * value is split at every character that is not a letter or a digit, and
+ * a word matches when it starts with one of the list's. */
+static const char *const cls_content[] = {"article", "content", "post", "entry", "story",
+                                          "main", "body", "text", "prose", "markdown", "thread",
+                                          "message", "topic", "answer", "question", "review",
+                                          "description", "detail", "product", NULL};
+static const char *const cls_boiler[] = {"nav", "menu", "footer", "header", "sidebar", "side",
+                                         "related", "share", "social", "promo", "ad", "ads",
+                                         "advert", "banner", "cookie", "consent", "newsletter",
+                                         "subscribe", "signup", "breadcrumb", "widget", "popup",
+                                         "modal", "recommend", "trending", "popular", "login",
+                                         "search", "pagination", "pager", "copyright", "legal",
+                                         "disclaimer", "toolbar", "sponsor", NULL};
+static const char *const cls_comment[] = {"comment", "reply", "replies", "discuss", "disqus",
+                                          "respond", NULL};
+static const char *const cls_meta[] = {"byline", "author", "date", "time", "meta", "dateline",
+                                       "caption", "credit", "tag", "tags", "categor", NULL};
+
+/* Bit 1 << k for each list k that a word of the value starts with. */
+static unsigned words_match(const char *v)
+{
+    static const char *const *const lists[] = {cls_content, cls_boiler, cls_comment, cls_meta};
+    unsigned bits = 0;
+    char w[48];
+    while (*v) {
+        size_t n = 0;
+        while (*v && !isalnum((unsigned char)*v))
+            v++;
+        while (*v && isalnum((unsigned char)*v)) {
+            if (n + 1 < sizeof w)
+                w[n++] = (char)tolower((unsigned char)*v);
+            v++;
+        }
+        w[n] = '\0';
+        if (n < 2)
+            continue;
+        for (unsigned k = 0; k < 4; k++)
+            for (const char *const *p = lists[k]; *p; p++) {
+                size_t m = strlen(*p);
+                /* "ad" and "side" only whole: "address", "sidenote" are not theirs */
+                if (m <= 4 ? strcmp(w, *p) == 0 : strncmp(w, *p, m) == 0)
+                    bits |= 1u << k;
+            }
+    }
+    return bits;
+}
+
+static int has_attr_value(const dom_node *n, const char *name, const char *const *values)
+{
+    const char *v = dom_attr_get(n, name);
+    if (!v)
+        return 0;
+    for (const char *const *p = values; *p; p++)
+        if (strcasecmp(v, *p) == 0)
+            return 1;
+    return 0;
+}
+
+/* Per element of the page (by dom index): characters and link characters
+ * of the blocks under it, and blocks whose container it is. */
+typedef struct sums {
+    long *chars, *links, *blocks;
+} sums;
+
+static double share(long part, long whole)
+{
+    return whole > 0 ? (double)part / (double)whole : 0;
+}
+
+static float clampf(double v, double hi)
+{
+    return (float)(v > hi ? hi : v < -hi ? -hi : v);
+}
+
+/* The body text's size: the font size that sets most characters. */
+static double body_font(const extract_blocks *b)
+{
+    double best = 16, best_n = 0;
+    for (size_t i = 0; i < b->n; i++) {
+        double sz = b->v[i].font_size, n = 0;
+        if (sz <= 0)
+            continue;
+        for (size_t j = 0; j < b->n; j++)
+            if (fabs(b->v[j].font_size - sz) < 0.5)
+                n += (double)b->v[j].counts.chars;
+        if (n > best_n) {
+            best_n = n;
+            best = sz;
+        }
+        if (i > 64)
+            break; /* the first blocks show the sizes in use */
+    }
+    return best;
+}
+
+void extract_block_text(const extract_blocks *bl, const extract_block *k, base_buf *b)
+{
+    base_buf_reset(b);
+    for (size_t t = k->first; t < k->first + k->count; t++) {
+        const dom_node *n = bl->texts[t];
+        for (size_t i = 0; i < n->text_len; i++) {
+            int sp = base_html_space(n->text[i]);
+            if (sp && (b->len == 0 || b->data[b->len - 1] == ' '))
+                continue;
+            base_buf_putc(b, sp ? ' ' : n->text[i]);
+        }
+    }
+    while (b->len && b->data[b->len - 1] == ' ')
+        base_buf_shrink(b, 1);
+}
+
+static double title_share(const char *text, size_t len, const char *title)
+{
+    if (!title || !title[0] || len == 0)
+        return 0;
+    size_t tl = strlen(title);
+    if (len <= tl && strstr(title, text))
+        return 1;
+    if (tl < len && strstr(text, title))
+        return (double)tl / (double)len;
+    return 0;
+}
+
+int extract_block_features(const dom_doc *doc, const extract_blocks *b, int window_w,
+                           int window_h, const char *title, float *out, size_t stride)
+{
+    size_t count = dom_doc_count(doc);
+    sums s = {calloc(count + 1, sizeof(long)), calloc(count + 1, sizeof(long)),
+              calloc(count + 1, sizeof(long))};
+    base_buf text = BASE_BUF_INIT;
+    int rc = -1;
+    if (!s.chars || !s.links || !s.blocks)
+        goto done;
+    for (size_t i = 0; i < b->n; i++) {
+        const extract_block *k = &b->v[i];
+        if (k->container && k->container->index < count)
+            s.blocks[k->container->index]++;
+        for (const dom_node *a = k->container; a; a = a->parent)
+            if (a->index < count) {
+                s.chars[a->index] += k->counts.chars;
+                s.links[a->index] += k->link_chars;
+            }
+    }
+    double ww = window_w > 0 ? window_w : 1920, wh = window_h > 0 ? window_h : 1080;
+    double doc_h = dom_doc_height(doc) > 0 ? dom_doc_height(doc) : wh;
+    double font0 = body_font(b);
+    long before = 0;
+    for (size_t i = 0; i < b->n; i++) {
+        const extract_block *k = &b->v[i];
+        float *f = out + i * stride;
+        memset(f, 0, EXTRACT_N_FEATURES * sizeof *f);
+        double chars = (double)k->counts.chars;
+        f[EXTRACT_F_chars] = (float)log1p(chars);
+        f[EXTRACT_F_words] = (float)log1p((double)k->counts.words);
+        f[EXTRACT_F_link_share] = (float)share(k->link_chars, k->counts.chars);
+        f[EXTRACT_F_punct_share] = (float)share(k->counts.punct, k->counts.chars);
+        f[EXTRACT_F_stops] = (float)(100.0 * share(k->counts.stops, k->counts.chars));
+        f[EXTRACT_F_digit_share] = (float)share(k->counts.digits, k->counts.chars);
+        f[EXTRACT_F_lines] = (float)log1p((double)k->lines);
+        double cw = k->container && k->container->box.w > 0 ? k->container->box.w : ww;
+        f[EXTRACT_F_line_fill] = k->lines ? clampf(k->line_w / (double)k->lines / cw, 4) : 0;
+        f[EXTRACT_F_x] = clampf(k->box.x / ww, 50);
+        f[EXTRACT_F_y] = clampf(k->box.y / wh, 50);
+        f[EXTRACT_F_w] = clampf(k->box.w / ww, 50);
+        f[EXTRACT_F_h] = clampf(k->box.h / wh, 50);
+        f[EXTRACT_F_off_centre] = clampf(fabs(k->box.x + k->box.w / 2 - ww / 2) / ww, 50);
+        f[EXTRACT_F_y_doc] = clampf(k->box.y / doc_h, 1);
+        f[EXTRACT_F_in_fia] = k->box.y < 2 * wh;
+        f[EXTRACT_F_font] = k->font_size > 0 ? clampf(k->font_size / font0, 10) : 1;
+        f[EXTRACT_F_bold] = k->font_weight >= 600;
+        f[EXTRACT_F_line_height] =
+            k->lines && k->font_size > 0 ? clampf(k->box.h / (double)k->lines / k->font_size, 10) : 0;
+        /* The container's tag, and what its ancestors are. */
+        const dom_node *c = k->container;
+        const char *tag = c && c->tag ? c->tag : "";
+        f[EXTRACT_F_tag_p] = !strcmp(tag, "p");
+        f[EXTRACT_F_tag_li] = !strcmp(tag, "li");
+        f[EXTRACT_F_tag_cell] = !strcmp(tag, "td") || !strcmp(tag, "th");
+        f[EXTRACT_F_tag_h1] = !strcmp(tag, "h1");
+        f[EXTRACT_F_tag_h] = tag[0] == 'h' && tag[1] >= '2' && tag[1] <= '6' && !tag[2];
+        f[EXTRACT_F_tag_pre] = !strcmp(tag, "pre") || !strcmp(tag, "code");
+        f[EXTRACT_F_tag_quote] = !strcmp(tag, "blockquote");
+        f[EXTRACT_F_tag_dl] = !strcmp(tag, "dt") || !strcmp(tag, "dd");
+        f[EXTRACT_F_tag_caption] = !strcmp(tag, "figcaption") || !strcmp(tag, "caption");
+        static const char *const r_main[] = {"main", "article", NULL}, *const r_nav[] = {"navigation", "menu", "menubar", NULL},
+                                 *const r_aside[] = {"complementary", NULL}, *const r_head[] = {"banner", NULL},
+                                 *const r_foot[] = {"contentinfo", NULL},
+                                 *const p_body[] = {"articleBody", "text", "reviewBody", "description", NULL};
+        unsigned cls = 0;
+        size_t depth = 0;
+        for (const dom_node *a = b->texts[k->first]->parent; a; a = a->parent) {
+            depth++;
+            if (a->kind != DOM_ELEMENT)
+                continue;
+            const char *t = a->tag;
+            f[EXTRACT_F_in_article] = f[EXTRACT_F_in_article] || !strcmp(t, "article");
+            f[EXTRACT_F_in_main] = f[EXTRACT_F_in_main] || !strcmp(t, "main") || has_attr_value(a, "role", r_main);
+            f[EXTRACT_F_in_nav] = f[EXTRACT_F_in_nav] || !strcmp(t, "nav") || has_attr_value(a, "role", r_nav);
+            f[EXTRACT_F_in_aside] = f[EXTRACT_F_in_aside] || !strcmp(t, "aside") || has_attr_value(a, "role", r_aside);
+            f[EXTRACT_F_in_header] = f[EXTRACT_F_in_header] || !strcmp(t, "header") || has_attr_value(a, "role", r_head);
+            f[EXTRACT_F_in_footer] = f[EXTRACT_F_in_footer] || !strcmp(t, "footer") || has_attr_value(a, "role", r_foot);
+            f[EXTRACT_F_in_form] = f[EXTRACT_F_in_form] || !strcmp(t, "form");
+            f[EXTRACT_F_in_table] = f[EXTRACT_F_in_table] || !strcmp(t, "table");
+            f[EXTRACT_F_in_list] = f[EXTRACT_F_in_list] || !strcmp(t, "ul") || !strcmp(t, "ol");
+            f[EXTRACT_F_in_figure] = f[EXTRACT_F_in_figure] || !strcmp(t, "figure");
+            f[EXTRACT_F_in_body_prop] = f[EXTRACT_F_in_body_prop] || has_attr_value(a, "itemprop", p_body);
+            f[EXTRACT_F_in_button] = f[EXTRACT_F_in_button] || !strcmp(t, "button") || !strcmp(t, "label");
+            const char *v = dom_attr_get(a, "class");
+            if (v)
+                cls |= words_match(v);
+            if ((v = dom_attr_get(a, "id")))
+                cls |= words_match(v);
+        }
+        f[EXTRACT_F_depth] = (float)depth / 20.0f;
+        f[EXTRACT_F_cls_content] = (cls & 1) != 0;
+        f[EXTRACT_F_cls_boiler] = (cls & 2) != 0;
+        f[EXTRACT_F_cls_comment] = (cls & 4) != 0;
+        f[EXTRACT_F_cls_meta] = (cls & 8) != 0;
+        /* Its container, its neighbours, its ancestors. */
+        size_t ci = c && c->index < count ? c->index : count;
+        f[EXTRACT_F_cont_chars] = (float)log1p((double)s.chars[ci]);
+        f[EXTRACT_F_cont_links] = (float)share(s.links[ci], s.chars[ci]);
+        f[EXTRACT_F_cont_blocks] = (float)log1p((double)s.blocks[ci]);
+        if (i > 0) {
+            const extract_block *p = &b->v[i - 1];
+            f[EXTRACT_F_prev_chars] = (float)log1p((double)p->counts.chars);
+            f[EXTRACT_F_prev_links] = (float)share(p->link_chars, p->counts.chars);
+        }
+        if (i + 1 < b->n) {
+            const extract_block *nx = &b->v[i + 1];
+            f[EXTRACT_F_next_chars] = (float)log1p((double)nx->counts.chars);
+            f[EXTRACT_F_next_links] = (float)share(nx->link_chars, nx->counts.chars);
+        }
+        const dom_node *a = c ? c->parent : NULL;
+        static const int anc[4][2] = {{EXTRACT_F_a1_share, EXTRACT_F_a1_links},
+                                      {EXTRACT_F_a2_share, EXTRACT_F_a2_links},
+                                      {EXTRACT_F_a3_share, EXTRACT_F_a3_links},
+                                      {EXTRACT_F_a4_share, EXTRACT_F_a4_links}};
+        for (int l = 0; l < 4; l++) {
+            size_t ai = a && a->index < count ? a->index : count;
+            f[anc[l][0]] = a ? (float)share(s.chars[ai], b->chars) : 1;
+            f[anc[l][1]] = a ? (float)share(s.links[ai], s.chars[ai]) : f[EXTRACT_F_cont_links];
+            a = a ? a->parent : NULL;
+        }
+        const dom_node *wide = c;
+        while (wide && wide->parent && wide->box.w < ww / 2)
+            wide = wide->parent;
+        size_t wi = wide && wide->index < count ? wide->index : count;
+        f[EXTRACT_F_a_wide_share] = wide ? (float)share(s.chars[wi], b->chars) : 1;
+        f[EXTRACT_F_page_chars] = (float)log1p((double)b->chars);
+        f[EXTRACT_F_page_blocks] = (float)log1p((double)b->n);
+        f[EXTRACT_F_doc_h] = clampf(doc_h / wh, 50);
+        f[EXTRACT_F_rank] = b->n > 1 ? (float)i / (float)(b->n - 1) : 0;
+        f[EXTRACT_F_before] = (float)share(before, b->chars);
+        before += k->counts.chars;
+        extract_block_text(b, k, &text);
+        if (text.oom)
+            goto done;
+        f[EXTRACT_F_in_title] = (float)title_share(text.data ? text.data : "", text.len, title);
+    }
+    rc = 0;
+done:
+    base_buf_free(&text);
+    free(s.chars);
+    free(s.links);
+    free(s.blocks);
+    return rc;
+}

@@ -1,0 +1,32 @@
+/* methods/: the default scorer's model, a forest of regression trees fitted
+ * offline (tools/fit/fit.py writes score_model.c); nothing fits at run time. */
+#ifndef GLANCE_METHODS_SCORE_MODEL_H
+#define GLANCE_METHODS_SCORE_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* One node: an inner node sends a block left when its feature is below the
+ * threshold (or missing), right otherwise; a leaf (feature -1) adds its
+ * value to the block's score. */
+typedef struct score_node {
+    int16_t feature;
+    float threshold;
+    int32_t left, right; /* indices into the forest's nodes */
+    float value;
+} score_node;
+
+typedef struct score_model {
+    const char *const *features; /* the names the model was fitted on, in order */
+    size_t n_features;
+    const score_node *nodes;
+    const int32_t *roots;        /* each tree's first node */
+    size_t n_trees;
+    float base;                  /* added to the sum of the leaves: a logit */
+    float threshold;             /* a block is content at this probability */
+    const char *fitted;          /* how and on what it was fitted, one line */
+} score_model;
+
+extern const score_model score_model_default;
+
+#endif
