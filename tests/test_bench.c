@@ -2,7 +2,7 @@
  * gzip-compressed) with a truth file written here: the commands run, count
  * what they should, score what they should, and give the same scores
  * whatever the number of jobs; the tables per page kind and per group and
- * the snippets on truths that have them. */
+ * the snippets on truths that have them; a page's local stylesheets. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <setjmp.h>
@@ -354,6 +354,90 @@ static void bench_pages_tables_and_snippets(void **state)
     run_free(&r);
 }
 
+/* A page's local stylesheets apply as glance extract FILE applies them,
+ * from a .html and a .html.gz alike: the stylesheet beside the page hides
+ * a paragraph (a stylesheet missing beside it is skipped). */
+static void bench_local_stylesheets(void **state)
+{
+    (void)state;
+    char sub[700], cmd[4096];
+    snprintf(sub, sizeof sub, "%s/styled", dir);
+    snprintf(cmd, sizeof cmd, "mkdir -p %s", sub);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "%s/page.html", sub);
+    FILE *f = fopen(cmd, "w");
+    assert_non_null(f);
+    fputs("<!DOCTYPE html><html><head><title>Styled</title>"
+          "<link rel=stylesheet href=\"styled.css\"><link rel=stylesheet href=\"missing.css\">"
+          "</head><body><div><a href=\"/\">Home</a> <a href=\"/a\">About</a></div><div>"
+          "<p>The lighthouse keeper counted the ships that passed the point each night and wrote "
+          "their names in a book.</p>"
+          "<p class=\"promo\">Buy the lighthouse calendar today and save twenty percent.</p>"
+          "<p>In winter the storms came early and the lamp had to be lit before four in the "
+          "afternoon.</p>"
+          "<p>Nobody reads the book now, but it still sits on the shelf by the stairs.</p>"
+          "</div></body></html>\n",
+          f);
+    assert_int_equal(fclose(f), 0);
+    snprintf(cmd, sizeof cmd, "%s/styled.css", sub);
+    f = fopen(cmd, "w");
+    assert_non_null(f);
+    fputs(".promo { display: none }\n", f);
+    assert_int_equal(fclose(f), 0);
+    snprintf(cmd, sizeof cmd, "gzip -c %s/page.html > %s/zipped.html.gz", sub, sub);
+    assert_int_equal(system(cmd), 0);
+    char t[700], args[2048];
+    snprintf(t, sizeof t, "%s/styled-truth.json", dir);
+    f = fopen(t, "w");
+    assert_non_null(f);
+    fputs("{\"page\": {\"articleBody\": \"The lighthouse keeper\"}, \"zipped\": {\"articleBody\": "
+          "\"The lighthouse keeper\"}}\n",
+          f);
+    assert_int_equal(fclose(f), 0);
+    snprintf(args, sizeof args, "bench --pages %s --truth %s --out %s/styled-out.json", sub, t,
+             dir);
+    run_out r = run_in(dir, args);
+    if (r.code != 0)
+        fail_msg("exit %d: %s", r.code, r.err);
+    run_free(&r);
+    snprintf(cmd, sizeof cmd, "%s/styled-out.json", dir);
+    char *text = slurp(cmd);
+    snprintf(args, sizeof args, "extract %s/page.html", sub);
+    run_out e = run_in(dir, args);
+    assert_int_equal(e.code, 0);
+    assert_non_null(strstr(e.out, "In winter the storms"));
+    assert_null(strstr(e.out, "Buy the lighthouse calendar"));
+    /* glance extract prints the title, an empty line, then the text; the
+     * --out file holds the text, JSON-escaped (its line breaks as \n). */
+    const char *body = strstr(e.out, "\n\n");
+    assert_non_null(body);
+    char want[2048];
+    size_t w = 0;
+    for (const char *c = body + 2; *c && w + 3 < sizeof want; c++) {
+        if (*c == '\n' && c[1] == '\0')
+            break; /* extract's last line break */
+        if (*c == '\n') {
+            want[w++] = '\\';
+            want[w++] = 'n';
+        } else {
+            want[w++] = *c;
+        }
+    }
+    want[w] = '\0';
+    static const char *const ids[] = {"\"page\":{", "\"zipped\":{"};
+    for (size_t i = 0; i < 2; i++) {
+        char *at = strstr(text, ids[i]);
+        assert_non_null(at);
+        char *ab = strstr(at, "\"articleBody\":\"");
+        assert_non_null(ab);
+        ab += strlen("\"articleBody\":\"");
+        if (strncmp(ab, want, w) != 0 || ab[w] != '"')
+            fail_msg("%s: bench gave\n%.300s\nextract gave\n%s", ids[i], ab, want);
+    }
+    free(text);
+    run_free(&e);
+}
+
 static void bench_jobs_give_the_same_scores(void **state)
 {
     (void)state;
@@ -450,6 +534,7 @@ int main(void)
         cmocka_unit_test(bench_counts_and_scores),
         cmocka_unit_test(bench_tables_by_hand),
         cmocka_unit_test(bench_pages_tables_and_snippets),
+        cmocka_unit_test(bench_local_stylesheets),
         cmocka_unit_test(bench_jobs_give_the_same_scores),
         cmocka_unit_test(bench_bad_usage),
         cmocka_unit_test(sweep_writes_csv_chart_and_best),

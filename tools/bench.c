@@ -28,7 +28,7 @@ static void usage_bench(FILE *f)
           "       glance bench --score OUTPUT.json --truth TRUTH.json\n"
           "\n"
           "Extracts every page of DIR (.html or .html.gz; the id is the file name\n"
-          "without it) and scores the texts\n"
+          "without it; local stylesheets beside it apply) and scores the texts\n"
           "against TRUTH.json ({id: {\"articleBody\"}}): the article-extraction\n"
           "benchmark's shingle precision, recall, F1 and accuracy, the same with\n"
           "tokens that read every script (a token per Han, Kana, Hangul, Thai, Lao,\n"
@@ -376,6 +376,22 @@ static void outs_free(page_out *out, size_t n)
     free(out);
 }
 
+/* A saved page's local stylesheets apply as `glance extract FILE` applies
+ * them: relative <link rel=stylesheet> hrefs and @imports resolve against
+ * the folder of the page file, .html or .html.gz alike. Every page of a
+ * corpus is a file of `pages_dir` (corpus_list reads no subfolder), so that
+ * folder is each page's. A base_dir given on the command line wins, as it
+ * does for glance extract. 0, or -1 when out of memory. */
+static int set_base_dir(glance_options *opt, const char *pages_dir)
+{
+    char *given = glance_options_get(opt, "base_dir");
+    if (!given)
+        return -1;
+    int rc = *given || glance_options_set(opt, "base_dir", pages_dir) == GLANCE_OK ? 0 : -1;
+    free(given);
+    return rc;
+}
+
 /* The bench itself, on parsed options. */
 static int run_bench(glance_options *opt, const char *method, const char *window,
                      const char *pages_dir, const char *truth_path, const char *out_path,
@@ -411,7 +427,7 @@ static int run_bench(glance_options *opt, const char *method, const char *window
     fidelity_page *fp = NULL;
     int rc = EXIT_INTERNAL;
     run.out = calloc(n, sizeof *run.out);
-    if (!run.out || !parse || !layout || !extract || !total) {
+    if (!run.out || !parse || !layout || !extract || !total || set_base_dir(opt, pages_dir)) {
         fprintf(stderr, "glance bench: out of memory\n");
         goto out;
     }
