@@ -1,6 +1,7 @@
 /* eval/: how close an extracted text is to the true main content.
  *
- * Two families of measures, each per page; the caller averages them.
+ * Three families of measures, each per page; the caller averages or sums
+ * them.
  *
  * - The public article-extraction benchmark's (../shared/README.md): tokens
  *   are the \w+ runs of a text as Python's re sees them (letters, digits,
