@@ -458,7 +458,7 @@ static void auto_trims_gce(void **state)
 
 static void method_names(void **state)
 {
-    static const char *const names[] = {"auto", "gce", "bte", "nodechar", "xpath", "danag", "all"};
+    static const char *const names[] = {"auto", "gce", "bte", "nodechar", "xpath", "danag", "score", "all"};
     assert_int_equal(glance_method_count(), 7);
     glance_options *opt = glance_options_new();
     assert_non_null(opt);

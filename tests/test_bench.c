@@ -1,7 +1,8 @@
 /* glance bench and glance sweep on a corpus of three fixture pages (one
  * gzip-compressed) with a truth file written here: the commands run, count
  * what they should, score what they should, and give the same scores
- * whatever the number of jobs. */
+ * whatever the number of jobs; the tables per page kind and per group and
+ * the snippets on truths that have them; a page's local stylesheets. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <setjmp.h>
@@ -18,7 +19,7 @@
 #include "run.h"
 
 static char dir[] = "/tmp/glance-bench-XXXXXX";
-static char pages[600], truth[600];
+static char pages[600], truth[600], truth_kinds[600];
 
 static int setup(void **state)
 {
@@ -27,6 +28,7 @@ static int setup(void **state)
         return -1;
     snprintf(pages, sizeof pages, "%s/pages", dir);
     snprintf(truth, sizeof truth, "%s/truth.json", dir);
+    snprintf(truth_kinds, sizeof truth_kinds, "%s/truth-kinds.json", dir);
     char cmd[4096];
     snprintf(cmd, sizeof cmd,
              "mkdir %s && cp %s/news.html %s/article-tag.html %s/ && gzip -c %s/gce-fails.html > %s/gce-fails.html.gz",
@@ -45,6 +47,30 @@ static int setup(void **state)
           "dough needs.\"},\n"
           " \"gce-fails\": {\"articleBody\": \"Present: eleven members and the secretary.\"},\n"
           " \"elsewhere\": {\"articleBody\": \"a page not in the corpus\"}}\n",
+          f);
+    if (fclose(f) != 0)
+        return -1;
+    /* The same pages with a kind, a group and snippets, as modern-dev's and
+     * lang-dev's truths give them. What the snippets find follows from the
+     * fixtures' .expect files (test_fixtures checks them): news contains
+     * its first and last sentences and excludes "Subscribe"; article-tag
+     * contains its first sentence and excludes "More recipes"; with
+     * --method gce, gce-fails gives nothing. */
+    if (!(f = fopen(truth_kinds, "w")))
+        return -1;
+    fputs("{\"news\": {\"articleBody\": \"The turbines under the old ferry pier began turning on "
+          "Tuesday morning\", \"type\": \"article\", \"group\": \"Latin\",\n"
+          "  \"with\": [\"The turbines under the old  ferry pier began turning\",\n"
+          "            \"a decision on funding is expected early next year.\"],\n"
+          "  \"without\": [\"Subscribe\", \"The turbines under the old ferry pier\"]},\n"
+          " \"article-tag\": {\"articleBody\": \"Most bread recipes ask for more yeast than the "
+          "dough needs.\", \"type\": \"blog\", \"group\": \"Latin\",\n"
+          "  \"with\": [\"Most bread recipes ask for more yeast than the dough needs.\",\n"
+          "            \"A sentence that is on no page.\"],\n"
+          "  \"without\": [\"More recipes\"]},\n"
+          " \"gce-fails\": {\"articleBody\": \"Present: eleven members and the secretary.\",\n"
+          "  \"type\": \"forum\", \"group\": \"CJK\",\n"
+          "  \"with\": [\"Present: eleven members and the secretary.\"], \"without\": [\"Nothing\"]}}\n",
           f);
     return fclose(f);
 }
@@ -104,6 +130,10 @@ static void bench_counts_and_scores(void **state)
     assert_non_null(line);
     assert_int_equal(sscanf(line + 22, "%lf %lf %lf %lf", &f1, &p, &rc, &acc), 4);
     assert_true(fabs(rc - 1) < 1e-3); /* every true shingle found */
+    /* This truth has no kind, group or snippets: no table, no snippet line. */
+    assert_null(strstr(r.out, "by kind"));
+    assert_null(strstr(r.out, "by group"));
+    assert_null(strstr(r.out, "snippets"));
     run_free(&r);
 }
 
@@ -114,6 +144,298 @@ static char *score_lines(const char *out)
     assert_non_null(a);
     assert_non_null(b);
     return strndup(a, (size_t)(b - a));
+}
+
+/* The numbers after a row's name in a table of the output: pages, F1,
+ * precision, recall, the variant's F1 and (when wanted) the snippets' F. */
+typedef struct row {
+    double pages, f1, p, r, f1_scripts, snippet_f;
+} row;
+
+static row table_row(const char *out, const char *table, const char *name, int snippets)
+{
+    const char *t = strstr(out, table);
+    if (!t)
+        fail_msg("no table \"%s\" in:\n%s", table, out);
+    char key[128];
+    snprintf(key, sizeof key, "\n  %s ", name);
+    const char *line = strstr(t, key);
+    if (!line)
+        fail_msg("no row \"%s\" in:\n%s", name, t);
+    row r = {0};
+    int got = sscanf(line + strlen(key), "%lf %lf %lf %lf %lf %lf", &r.pages, &r.f1, &r.p, &r.r,
+                     &r.f1_scripts, &r.snippet_f);
+    if (got != 5 + snippets)
+        fail_msg("row \"%s\": %d numbers", name, got);
+    return r;
+}
+
+#define near3(a, b) assert_true(fabs((a) - (b)) < 6e-4) /* printed to 3 places */
+
+/* --score with files written here: every number worked out by hand. */
+static void bench_tables_by_hand(void **state)
+{
+    (void)state;
+    char t[700], o[700], args[2048];
+    snprintf(t, sizeof t, "%s/hand-truth.json", dir);
+    snprintf(o, sizeof o, "%s/hand-out.json", dir);
+    FILE *f = fopen(t, "w");
+    assert_non_null(f);
+    fputs("{\"a1\": {\"articleBody\": \"one two three four five\", \"type\": \"article\",\n"
+          "        \"group\": \"Latin\", \"with\": [\"two three\"], \"without\": [\"Sign in\"]},\n"
+          " \"a2\": {\"articleBody\": \"中文字体设计\", \"type\": \"article\", \"group\": \"CJK\",\n"
+          "        \"with\": [\"字体\", \"设计图\", \"中文\"], \"without\": [\"登录\"]},\n"
+          " \"f1\": {\"articleBody\": \"alpha beta gamma delta\", \"type\": \"forum\",\n"
+          "        \"group\": \"Latin\", \"with\": [\"alpha beta\", \"delta epsilon\"],\n"
+          "        \"without\": [\"Reply\", \"Log in\"]},\n"
+          " \"x\": {\"articleBody\": \"lone page here now\"}}\n",
+          f);
+    assert_int_equal(fclose(f), 0);
+    f = fopen(o, "w");
+    assert_non_null(f);
+    fputs("{\"a1\": {\"articleBody\": \"one two three four five Sign in\"},\n"
+          " \"a2\": {\"articleBody\": \"中文字体\"},\n"
+          " \"f1\": {\"articleBody\": \"alpha beta gamma delta\"}}\n",
+          f);
+    assert_int_equal(fclose(f), 0);
+    snprintf(args, sizeof args, "bench --score %s --truth %s", o, t);
+    run_out r = run_in(dir, args);
+    if (r.code != 0)
+        fail_msg("exit %d: %s", r.code, r.err);
+    /* Per page, benchmark tokens (P, R): a1 4 output shingles, 2 true, both
+     * found (1/2, 1); a2 one token each, different (0, 0); f1 exact (1, 1);
+     * x no output (R 0, P not counted). P = 1.5/3, R = 2/4, F1 1/2,
+     * accuracy 1/4. Variant: a2 per character: 3 true shingles, the output's
+     * one among them (1, 1/3): P = 2.5/3, R = (7/3)/4, F1 = 0.686. */
+    double v[4];
+    char *line = strstr(r.out, "  shingles (benchmark)");
+    assert_non_null(line);
+    assert_int_equal(sscanf(line + 22, "%lf %lf %lf %lf", &v[0], &v[1], &v[2], &v[3]), 4);
+    near3(v[0], 0.5);
+    near3(v[1], 0.5);
+    near3(v[2], 0.5);
+    near3(v[3], 0.25);
+    line = strstr(r.out, "  shingles (scripts)");
+    assert_non_null(line);
+    assert_int_equal(sscanf(line + 22, "%lf %lf %lf %lf", &v[0], &v[1], &v[2], &v[3]), 4);
+    double p = 2.5 / 3, rc = 7 / 12.0;
+    near3(v[0], 2 * p * rc / (p + rc));
+    near3(v[1], p);
+    near3(v[2], rc);
+    near3(v[3], 0.25);
+    /* Snippets: a1 "two three" found, "Sign in" found (a false positive);
+     * a2 字体 and 中文 found, 设计图 not, 登录 not; f1 "alpha beta" found,
+     * "delta epsilon" not, Reply and "Log in" not. tp 4, fn 2, fp 1, tn 3:
+     * P 4/5, R 4/6, F 8/11. x has none. */
+    line = strstr(r.out, "  snippets");
+    assert_non_null(line);
+    assert_int_equal(sscanf(line + 22, "%lf %lf %lf", &v[0], &v[1], &v[2]), 3);
+    near3(v[0], 8 / 11.0);
+    near3(v[1], 0.8);
+    near3(v[2], 4 / 6.0);
+    assert_non_null(strstr(line, "with: 4 of 6 found; without: 1 of 4 found"));
+    /* By kind: article (a1, a2) P (1/2 + 0)/2, R (1 + 0)/2; variant P
+     * (1/2 + 1)/2, R (1 + 1/3)/2; snippets tp 3, fn 1, fp 1: F 3/4. forum
+     * (f1) all 1; snippets tp 1, fn 1: F 2/3. x has no kind. */
+    row a = table_row(r.out, "by kind (\"type\")", "article", 1);
+    near3(a.pages, 2);
+    near3(a.p, 0.25);
+    near3(a.r, 0.5);
+    near3(a.f1, 1 / 3.0);
+    near3(a.f1_scripts, 2 * 0.75 * (2 / 3.0) / (0.75 + 2 / 3.0));
+    near3(a.snippet_f, 0.75);
+    row fo = table_row(r.out, "by kind (\"type\")", "forum", 1);
+    near3(fo.pages, 1);
+    near3(fo.f1, 1);
+    near3(fo.f1_scripts, 1);
+    near3(fo.snippet_f, 2 / 3.0);
+    /* Most pages first. */
+    assert_true(strstr(r.out, "\n  article ") < strstr(r.out, "\n  forum "));
+    /* By group: Latin (a1, f1) P 3/4, R 1; snippets tp 2, fn 1, fp 1: F
+     * 2/3. CJK (a2): 0 with the benchmark's tokens, P 1, R 1/3 with the
+     * variant's (F1 1/2); snippets tp 2, fn 1: F 4/5. */
+    row la = table_row(r.out, "by group (\"group\")", "Latin", 1);
+    near3(la.pages, 2);
+    near3(la.p, 0.75);
+    near3(la.r, 1);
+    near3(la.f1, 1.5 / 1.75);
+    near3(la.f1_scripts, 1.5 / 1.75);
+    near3(la.snippet_f, 2 / 3.0);
+    row cjk = table_row(r.out, "by group (\"group\")", "CJK", 1);
+    near3(cjk.pages, 1);
+    near3(cjk.f1, 0);
+    near3(cjk.f1_scripts, 0.5);
+    near3(cjk.snippet_f, 0.8);
+    assert_true(strstr(r.out, "\n  Latin ") < strstr(r.out, "\n  CJK "));
+    run_free(&r);
+}
+
+/* A number in the --out file: the first `key` after each of `path`'s keys
+ * in turn (the file is json-c's pretty print: "key":value). */
+static double out_number(const char *text, const char *const *path, size_t n, const char *key)
+{
+    const char *at = strstr(text, "\"summary\"");
+    char k[128];
+    for (size_t i = 0; at && i < n; i++) {
+        snprintf(k, sizeof k, "\"%s\":", path[i]);
+        at = strstr(at, k);
+    }
+    snprintf(k, sizeof k, "\"%s\":", key);
+    if (!at || !(at = strstr(at, k)))
+        fail_msg("no %s under %s in the --out file", key, n ? path[n - 1] : "summary");
+    return strtod(at + strlen(k), NULL);
+}
+
+/* --pages: the same tables on glance's own output, in the --out file's
+ * summary too, and the same again when --score reads that file back. */
+static void bench_pages_tables_and_snippets(void **state)
+{
+    (void)state;
+    char args[2048], out[700];
+    snprintf(out, sizeof out, "%s/kinds.json", dir);
+    snprintf(args, sizeof args, "bench --method gce --pages %s --truth %s --out %s", pages,
+             truth_kinds, out);
+    run_out r = run_in(dir, args);
+    if (r.code != 0)
+        fail_msg("exit %d: %s", r.code, r.err);
+    /* news: both `with` found, "Subscribe" not, its own first words (a
+     * `without` here) found; article-tag: one of two `with`, "More recipes"
+     * not; gce-fails: nothing. tp 3, fn 2, fp 1, tn 3: P 3/4, R 3/5, F 2/3. */
+    char *line = strstr(r.out, "  snippets");
+    assert_non_null(line);
+    double v[3];
+    assert_int_equal(sscanf(line + 22, "%lf %lf %lf", &v[0], &v[1], &v[2]), 3);
+    near3(v[0], 2 / 3.0);
+    near3(v[1], 0.75);
+    near3(v[2], 0.6);
+    assert_non_null(strstr(line, "with: 3 of 5 found; without: 1 of 4 found"));
+    /* article (news): tp 2, fp 1: F 4/5; blog (article-tag): tp 1, fn 1: F
+     * 2/3; forum (gce-fails): F 0. Every true shingle of news and
+     * article-tag is found (recall 1), none of gce-fails. */
+    row a = table_row(r.out, "by kind", "article", 1), b = table_row(r.out, "by kind", "blog", 1),
+        fo = table_row(r.out, "by kind", "forum", 1);
+    near3(a.snippet_f, 0.8);
+    near3(b.snippet_f, 2 / 3.0);
+    near3(fo.snippet_f, 0);
+    near3(a.r, 1);
+    near3(b.r, 1);
+    near3(fo.r, 0);
+    near3(fo.f1, 0);
+    near3(a.pages + b.pages + fo.pages, 3);
+    row la = table_row(r.out, "by group", "Latin", 1), cjk = table_row(r.out, "by group", "CJK", 1);
+    near3(la.pages, 2);
+    near3(la.r, 1);
+    near3(cjk.r, 0);
+    /* The --out file's summary says the same. */
+    char *text = slurp(out);
+    const char *art[] = {"by_type", "article", "snippets"};
+    assert_true(out_number(text, art, 3, "tp") == 2);
+    assert_true(out_number(text, art, 3, "fp") == 1);
+    near3(out_number(text, art, 3, "f1"), 0.8);
+    const char *cj[] = {"by_group", "CJK"};
+    assert_true(out_number(text, cj, 2, "pages") == 1);
+    const char *all[] = {"snippets"};
+    assert_true(out_number(text, all, 1, "tn") == 3);
+    free(text);
+    /* And --score reads the file back into the same tables. */
+    snprintf(args, sizeof args, "bench --score %s --truth %s", out, truth_kinds);
+    run_out s = run_in(dir, args);
+    assert_int_equal(s.code, 0);
+    const char *ta = strstr(r.out, "by kind"), *tb = strstr(r.out, "time per page"),
+               *sa = strstr(s.out, "by kind");
+    assert_non_null(ta);
+    assert_non_null(tb);
+    assert_non_null(sa);
+    assert_int_equal(strlen(sa), (size_t)(tb - ta));
+    assert_memory_equal(sa, ta, (size_t)(tb - ta));
+    /* The tail of the times. */
+    assert_non_null(strstr(r.out, "  99th percentile"));
+    run_free(&s);
+    run_free(&r);
+}
+
+/* A page's local stylesheets apply as glance extract FILE applies them,
+ * from a .html and a .html.gz alike: the stylesheet beside the page hides
+ * a paragraph (a stylesheet missing beside it is skipped). */
+static void bench_local_stylesheets(void **state)
+{
+    (void)state;
+    char sub[700], cmd[4096];
+    snprintf(sub, sizeof sub, "%s/styled", dir);
+    snprintf(cmd, sizeof cmd, "mkdir -p %s", sub);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "%s/page.html", sub);
+    FILE *f = fopen(cmd, "w");
+    assert_non_null(f);
+    fputs("<!DOCTYPE html><html><head><title>Styled</title>"
+          "<link rel=stylesheet href=\"styled.css\"><link rel=stylesheet href=\"missing.css\">"
+          "</head><body><div><a href=\"/\">Home</a> <a href=\"/a\">About</a></div><div>"
+          "<p>The lighthouse keeper counted the ships that passed the point each night and wrote "
+          "their names in a book.</p>"
+          "<p class=\"promo\">Buy the lighthouse calendar today and save twenty percent.</p>"
+          "<p>In winter the storms came early and the lamp had to be lit before four in the "
+          "afternoon.</p>"
+          "<p>Nobody reads the book now, but it still sits on the shelf by the stairs.</p>"
+          "</div></body></html>\n",
+          f);
+    assert_int_equal(fclose(f), 0);
+    snprintf(cmd, sizeof cmd, "%s/styled.css", sub);
+    f = fopen(cmd, "w");
+    assert_non_null(f);
+    fputs(".promo { display: none }\n", f);
+    assert_int_equal(fclose(f), 0);
+    snprintf(cmd, sizeof cmd, "gzip -c %s/page.html > %s/zipped.html.gz", sub, sub);
+    assert_int_equal(system(cmd), 0);
+    char t[700], args[2048];
+    snprintf(t, sizeof t, "%s/styled-truth.json", dir);
+    f = fopen(t, "w");
+    assert_non_null(f);
+    fputs("{\"page\": {\"articleBody\": \"The lighthouse keeper\"}, \"zipped\": {\"articleBody\": "
+          "\"The lighthouse keeper\"}}\n",
+          f);
+    assert_int_equal(fclose(f), 0);
+    snprintf(args, sizeof args, "bench --pages %s --truth %s --out %s/styled-out.json", sub, t,
+             dir);
+    run_out r = run_in(dir, args);
+    if (r.code != 0)
+        fail_msg("exit %d: %s", r.code, r.err);
+    run_free(&r);
+    snprintf(cmd, sizeof cmd, "%s/styled-out.json", dir);
+    char *text = slurp(cmd);
+    snprintf(args, sizeof args, "extract %s/page.html", sub);
+    run_out e = run_in(dir, args);
+    assert_int_equal(e.code, 0);
+    assert_non_null(strstr(e.out, "In winter the storms"));
+    assert_null(strstr(e.out, "Buy the lighthouse calendar"));
+    /* glance extract prints the title, an empty line, then the text; the
+     * --out file holds the text, JSON-escaped (its line breaks as \n). */
+    const char *body = strstr(e.out, "\n\n");
+    assert_non_null(body);
+    char want[2048];
+    size_t w = 0;
+    for (const char *c = body + 2; *c && w + 3 < sizeof want; c++) {
+        if (*c == '\n' && c[1] == '\0')
+            break; /* extract's last line break */
+        if (*c == '\n') {
+            want[w++] = '\\';
+            want[w++] = 'n';
+        } else {
+            want[w++] = *c;
+        }
+    }
+    want[w] = '\0';
+    static const char *const ids[] = {"\"page\":{", "\"zipped\":{"};
+    for (size_t i = 0; i < 2; i++) {
+        char *at = strstr(text, ids[i]);
+        assert_non_null(at);
+        char *ab = strstr(at, "\"articleBody\":\"");
+        assert_non_null(ab);
+        ab += strlen("\"articleBody\":\"");
+        if (strncmp(ab, want, w) != 0 || ab[w] != '"')
+            fail_msg("%s: bench gave\n%.300s\nextract gave\n%s", ids[i], ab, want);
+    }
+    free(text);
+    run_free(&e);
 }
 
 static void bench_jobs_give_the_same_scores(void **state)
@@ -210,6 +532,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(bench_counts_and_scores),
+        cmocka_unit_test(bench_tables_by_hand),
+        cmocka_unit_test(bench_pages_tables_and_snippets),
+        cmocka_unit_test(bench_local_stylesheets),
         cmocka_unit_test(bench_jobs_give_the_same_scores),
         cmocka_unit_test(bench_bad_usage),
         cmocka_unit_test(sweep_writes_csv_chart_and_best),

@@ -160,6 +160,159 @@ static void test_blocks_by_hand(void **state)
     assert_near(p.recall, 5 / 11.0);
 }
 
+/* The variant that reads every script: per character where words are not
+ * spaced (and Hangul), runs of letters with their marks elsewhere. */
+static void test_script_tokens(void **state)
+{
+    (void)state;
+    eval_shingles s;
+    /* Thai: ที่ is ท with a vowel sign above and a tone mark, one token with
+     * both (\w keeps ท alone: the marks are not \w). */
+    assert_int_equal(eval_count_script_tokens("ที่"), 1);
+    assert_int_equal(eval_shingle_match("ที่", "ท", &s), 0);
+    assert_true(s.tokens_equal); /* the benchmark's tokens cannot tell them apart */
+    assert_int_equal(eval_shingle_match_scripts("ที่", "ท", &s), 0);
+    assert_false(s.tokens_equal);
+    assert_near(s.tp, 0);
+    /* กิน: two letters, the vowel sign on the first: two tokens, not three. */
+    assert_int_equal(eval_count_script_tokens("กิน"), 2);
+    eval_shingle_match_scripts("กิน", "กน", &s);
+    assert_false(s.tokens_equal);
+    /* Thai letters without marks: one token each (\w: one run). */
+    assert_int_equal(eval_count_script_tokens("ภาษาไทย"), 7);
+    assert_int_equal(eval_count_tokens("ภาษาไทย"), 1);
+    /* Hindi: हिन्दी (matra, virama, matra) is one word; \w cuts it in three. */
+    assert_int_equal(eval_count_script_tokens("हिन्दी"), 1);
+    assert_int_equal(eval_count_tokens("हिन्दी"), 3);
+    assert_int_equal(eval_count_script_tokens("हिन्दी भाषा"), 2);
+    /* Chinese and Korean: a token per character, Hangul included (the LCS
+     * tokens keep a Korean word whole: base/'s unspaced scripts). */
+    assert_int_equal(eval_count_script_tokens("中文字体"), 4);
+    assert_int_equal(eval_count_script_tokens("한국어 문장"), 5);
+    assert_int_equal(eval_count_lcs_tokens("한국어 문장"), 2);
+    assert_int_equal(eval_count_script_tokens("日本語の文章です。次の文"), 11);
+    assert_int_equal(eval_count_script_tokens("iPhone手机 2024年"), 5);
+    assert_int_equal(eval_count_script_tokens("中文abc"), 3); /* 中, 文, abc */
+    /* Arabic with harakat: كَتَبَ one token (\w: three letters apart);
+     * the marks count, so it is not the bare كتب. */
+    assert_int_equal(eval_count_script_tokens("كَتَبَ"), 1);
+    assert_int_equal(eval_count_tokens("كَتَبَ"), 3);
+    assert_int_equal(eval_count_script_tokens("العَرَبِيَّة لغة"), 2);
+    eval_shingle_match_scripts("كَتَبَ", "كتب", &s);
+    assert_false(s.tokens_equal);
+    /* Latin as the benchmark reads it. A mark after no letter is left out;
+     * a decomposed accent stays in its word. */
+    assert_int_equal(eval_count_script_tokens("Hello, world! snake_case 42x"), 4);
+    assert_int_equal(eval_count_script_tokens("café naïve"), 2);
+    assert_int_equal(eval_count_script_tokens(" \xcc\x81 abc"), 1);
+    assert_int_equal(eval_count_script_tokens("nai\xcc\x88ve"), 1);
+    assert_int_equal(eval_count_tokens("nai\xcc\x88ve"), 2);
+    assert_int_equal(eval_count_script_tokens(""), 0);
+    assert_int_equal(eval_count_script_tokens(NULL), 0);
+    static const char *const latin[][2] = {
+        {"The quick brown fox jumps over the lazy dog", "quick brown fox jumps over a dog"},
+        {"Ein Beispiel, mit Umlauten: Größe und Maß.", "Beispiel mit Umlauten Größe"},
+    };
+    for (size_t i = 0; i < 2; i++) {
+        eval_shingles w, v;
+        eval_shingle_match(latin[i][0], latin[i][1], &w);
+        eval_shingle_match_scripts(latin[i][0], latin[i][1], &v);
+        assert_near(w.tp, v.tp);
+        assert_near(w.fp, v.fp);
+        assert_near(w.fn, v.fn);
+        assert_true(w.tp > 0 && w.fp + w.fn > 0);
+    }
+}
+
+static void test_script_shingles_by_hand(void **state)
+{
+    (void)state;
+    eval_shingles s;
+    /* 中文字体设计 against 中文字体: one \w token each, different: tp 0,
+     * fp 1/2, fn 1/2. Per character: truth 中文字体, 文字体设, 字体设计,
+     * output 中文字体: tp 1, fp 0, fn 2, over 3. */
+    eval_shingle_match("中文字体设计", "中文字体", &s);
+    assert_near(s.tp, 0);
+    assert_near(s.fp, 0.5);
+    assert_near(s.fn, 0.5);
+    assert_int_equal(eval_shingle_match_scripts("中文字体设计", "中文字体", &s), 0);
+    assert_near(s.tp, 1 / 3.0);
+    assert_near(s.fp, 0);
+    assert_near(s.fn, 2 / 3.0);
+    /* Means of the variant kept apart from the benchmark's. */
+    eval_summary sum = {0};
+    eval_shingles w = {0, 0.5, 0.5, 0}, v = {1 / 3.0, 0, 2 / 3.0, 0};
+    eval_prf z = {0};
+    eval_summary_add(&sum, &w, &z, &z);
+    eval_summary_add_scripts(&sum, &v);
+    eval_scores sc;
+    eval_summary_scores(&sum, &sc);
+    assert_near(sc.precision, 0);
+    assert_near(sc.recall, 0);
+    assert_near(sc.f1, 0);
+    assert_int_equal(sc.scripts_pages, 1);
+    assert_near(sc.scripts_precision, 1);
+    assert_near(sc.scripts_recall, 1 / 3.0);
+    assert_near(sc.scripts_f1, 0.5);
+}
+
+/* Snippets: two pages counted as trafilatura's evaluation counts them. */
+static void test_snippets_by_hand(void **state)
+{
+    (void)state;
+    /* Page 1: white space of any kind collapses on both sides (two spaces,
+     * a line break, a no-break space in the output; an en space in a
+     * snippet); case is kept. */
+    const char *out1 = "The  quick\nbrown fox jumps.\xc2\xa0Over the dog.";
+    const char *with1[] = {"quick brown fox", "fox jumps.\xe2\x80\x82Over the", "lazy dog",
+                           "The Quick"};
+    const char *without1[] = {"Over the dog", "Subscribe now"};
+    eval_snippets p1, p2, total = {0};
+    assert_int_equal(eval_snippets_page(out1, with1, 4, without1, 2, &p1), 0);
+    assert_int_equal(p1.tp, 2); /* quick brown fox; fox jumps. Over the */
+    assert_int_equal(p1.fn, 2); /* lazy dog; The Quick (case) */
+    assert_int_equal(p1.fp, 1); /* Over the dog */
+    assert_int_equal(p1.tn, 1); /* Subscribe now */
+    /* Page 2: no output: every `with` missed, every `without` absent. */
+    const char *with2[] = {"anything"};
+    const char *without2[] = {"Menu", "Log in"};
+    assert_int_equal(eval_snippets_page(NULL, with2, 1, without2, 2, &p2), 0);
+    assert_int_equal(p2.tp + p2.fp, 0);
+    assert_int_equal(p2.fn, 1);
+    assert_int_equal(p2.tn, 2);
+    eval_snippets_add(&total, &p1);
+    eval_snippets_add(&total, &p2);
+    /* Micro over the corpus: tp 2, fn 3, fp 1, tn 3. P 2/3, R 2/5, F 1/2. */
+    eval_prf r;
+    eval_snippets_prf(&total, &r);
+    assert_near(r.precision, 2 / 3.0);
+    assert_near(r.recall, 0.4);
+    assert_near(r.f1, 0.5);
+    /* An empty snippet is found everywhere, as Python's `in` finds it. */
+    const char *empty[] = {" \n"};
+    eval_snippets p3;
+    assert_int_equal(eval_snippets_page("", empty, 1, empty, 1, &p3), 0);
+    assert_int_equal(p3.tp, 1);
+    assert_int_equal(p3.fp, 1);
+    /* Nothing found at all: 0, not a division by zero. */
+    eval_snippets_prf(&p2, &r);
+    assert_near(r.precision, 0);
+    assert_near(r.recall, 0);
+    assert_near(r.f1, 0);
+    /* The summary sums the pages' counts. */
+    eval_summary sum = {0};
+    eval_summary_add_snippets(&sum, &p1);
+    eval_summary_add_snippets(&sum, &p2);
+    eval_scores sc;
+    eval_shingles z = {0};
+    eval_prf zp = {0};
+    eval_summary_add(&sum, &z, &zp, &zp);
+    eval_summary_scores(&sum, &sc);
+    assert_int_equal(sc.snippet_pages, 2);
+    assert_int_equal(sc.snippets.tn, 3);
+    assert_near(sc.snippet.f1, 0.5);
+}
+
 /* The peer files: glance bench --score reproduces the published figures. */
 static void test_score_peer_files(void **state)
 {
@@ -241,6 +394,9 @@ int main(void)
         cmocka_unit_test(test_lcs_by_hand),
         cmocka_unit_test(test_lcs_long_texts_cross_words),
         cmocka_unit_test(test_blocks_by_hand),
+        cmocka_unit_test(test_script_tokens),
+        cmocka_unit_test(test_script_shingles_by_hand),
+        cmocka_unit_test(test_snippets_by_hand),
         cmocka_unit_test(test_score_peer_files),
         cmocka_unit_test(test_score_reads_both_shapes),
     };

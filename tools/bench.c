@@ -20,6 +20,7 @@
 #include "tools/options.h"
 #include "tools/pool.h"
 #include "tools/progress.h"
+#include "tools/scores.h"
 
 static void usage_bench(FILE *f)
 {
@@ -27,12 +28,17 @@ static void usage_bench(FILE *f)
           "       glance bench --score OUTPUT.json --truth TRUTH.json\n"
           "\n"
           "Extracts every page of DIR (.html or .html.gz; the id is the file name\n"
-          "without it) and scores the texts against TRUTH.json ({id: {\"articleBody\"}}):\n"
-          "the article-extraction benchmark's shingle precision, recall, F1 and\n"
-          "accuracy, and the GCE paper's token LCS and matched text blocks. Prints\n"
-          "the time per page (parse, layout, extraction), pages per second and the\n"
-          "peak memory. With --score, scores an output file of the same shape\n"
-          "(optionally wrapped as {\"version\", \"output\"}) instead.\n"
+          "without it; local stylesheets beside it apply) and scores the texts\n"
+          "against TRUTH.json ({id: {\"articleBody\"}}): the article-extraction\n"
+          "benchmark's shingle precision, recall, F1 and accuracy, the same with\n"
+          "tokens that read every script (a token per Han, Kana, Hangul, Thai, Lao,\n"
+          "Khmer, Myanmar letter; words keep their combining marks), and the GCE\n"
+          "paper's token LCS and matched text blocks; the snippets' precision,\n"
+          "recall and F when the truth has \"with\" and \"without\" lists; a table\n"
+          "per \"type\" and per \"group\" when it has those. Prints the time per page\n"
+          "(parse, layout, extraction: median, 90th and 99th percentiles), pages per\n"
+          "second and the peak memory. With --score, scores an output file of the\n"
+          "same shape (optionally wrapped as {\"version\", \"output\"}) instead.\n"
           "\n"
           "options:\n"
           "  --method NAME    what answers (default auto; glance extract --help)\n"
@@ -60,12 +66,10 @@ typedef struct page_out {
     char *message;   /* why not, when not */
     double parse_ms, layout_ms, extract_ms, total_ms;
     int scored;
-    eval_shingles sh;
-    eval_prf lcs, blk;
+    scores_page sc;
     fidelity_page fid;  /* --fidelity */
     int scored2;        /* ... and the scores on the browser's boxes */
-    eval_shingles sh2;
-    eval_prf lcs2, blk2;
+    scores_page sc2;
 } page_out;
 
 typedef struct bench_run {
@@ -78,24 +82,6 @@ typedef struct bench_run {
     int fidelity;
     page_out *out;
 } bench_run;
-
-/* Scores one text against the true text; 0 or -1 when out of memory. */
-static int score_text(const char *truth, const char *pred, eval_shingles *sh, eval_prf *lcs,
-                      eval_prf *blk)
-{
-    if (eval_shingle_match(truth, pred, sh) || eval_lcs(truth, pred, lcs) ||
-        eval_blocks(truth, pred, blk))
-        return -1;
-    return 0;
-}
-
-static int score_page(const char *truth, const char *pred, page_out *o)
-{
-    if (score_text(truth, pred, &o->sh, &o->lcs, &o->blk) != 0)
-        return -1;
-    o->scored = 1;
-    return 0;
-}
 
 /* One page: read, extract, score (pool_page_fn; never stops the run). */
 static int bench_page(void *arg, glance_context *ctx, size_t i)
@@ -154,11 +140,11 @@ static int bench_page(void *arg, glance_context *ctx, size_t i)
         free(html);
     }
     const char *truth = corpus_text(run->truth, pg->id);
-    if (truth && score_page(truth, o->text ? o->text : "", o) != 0)
-        o->scored = 0;
+    if (truth)
+        o->scored = scores_page_run(run->truth, pg->id, truth, o->text, &o->sc) == 0;
     if (truth && o->fid.done)
-        o->scored2 = score_text(truth, o->fid.browser_text ? o->fid.browser_text : "", &o->sh2,
-                                &o->lcs2, &o->blk2) == 0;
+        o->scored2 =
+            scores_page_run(run->truth, pg->id, truth, o->fid.browser_text, &o->sc2) == 0;
     return 0;
 }
 
@@ -168,7 +154,8 @@ static int dbl_cmp(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Median (p = 0.5), 90th percentile ... of n values, nearest rank. */
+/* Median (p = 0.5; the middle two's mean for an even n), 90th and 99th
+ * percentiles ... of n values, nearest rank: the value at rank ceil(p n). */
 static double percentile(double *v, size_t n, double p)
 {
     if (n == 0)
@@ -178,37 +165,6 @@ static double percentile(double *v, size_t n, double p)
         return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
     size_t k = (size_t)ceil(p * (double)n);
     return v[k ? k - 1 : 0];
-}
-
-static void print_scores(FILE *f, const char *name, const eval_scores *s)
-{
-    fprintf(f, "%-22s %6s %9s %7s %8s\n", name, "F1", "precision", "recall", "accuracy");
-    fprintf(f, "%-22s %6.3f %9.3f %7.3f %8.3f\n", "  shingles (benchmark)", s->f1, s->precision,
-            s->recall, s->accuracy);
-    fprintf(f, "%-22s %6s %6s %9s %7s\n", "", "F1", "F0.5", "precision", "recall");
-    fprintf(f, "%-22s %6.3f %6.3f %9.3f %7.3f\n", "  token LCS (GCE paper)", s->lcs_f1, s->lcs_f05,
-            s->lcs_p, s->lcs_r);
-    fprintf(f, "%-22s %6.3f %6.3f %9.3f %7.3f\n", "  text blocks (GCE)", s->blk_f1, s->blk_f05,
-            s->blk_p, s->blk_r);
-}
-
-static json_object *scores_json(const eval_scores *s)
-{
-    json_object *o = json_object_new_object();
-    json_object_object_add(o, "pages", json_object_new_int64((int64_t)s->pages));
-    json_object_object_add(o, "f1", json_object_new_double(s->f1));
-    json_object_object_add(o, "precision", json_object_new_double(s->precision));
-    json_object_object_add(o, "recall", json_object_new_double(s->recall));
-    json_object_object_add(o, "accuracy", json_object_new_double(s->accuracy));
-    json_object_object_add(o, "lcs_f1", json_object_new_double(s->lcs_f1));
-    json_object_object_add(o, "lcs_f05", json_object_new_double(s->lcs_f05));
-    json_object_object_add(o, "lcs_precision", json_object_new_double(s->lcs_p));
-    json_object_object_add(o, "lcs_recall", json_object_new_double(s->lcs_r));
-    json_object_object_add(o, "blocks_f1", json_object_new_double(s->blk_f1));
-    json_object_object_add(o, "blocks_f05", json_object_new_double(s->blk_f05));
-    json_object_object_add(o, "blocks_precision", json_object_new_double(s->blk_p));
-    json_object_object_add(o, "blocks_recall", json_object_new_double(s->blk_r));
-    return o;
 }
 
 /* glance bench --score: another extractor's output file on our measures,
@@ -228,32 +184,35 @@ static int score_file(const char *out_path, const char *truth_path)
         json_object_put(troot);
         return EXIT_BADINPUT;
     }
-    eval_summary sum = {0};
+    scores_run sr;
+    scores_run_init(&sr);
     size_t missing = 0;
+    int rc = 0;
     json_object_object_foreach(truth, id, val)
     {
         (void)val;
         const char *t = corpus_text(truth, id), *p = corpus_text(output, id);
         missing += p == NULL;
-        page_out o = {0};
-        if (score_page(t ? t : "", p ? p : "", &o) != 0) {
+        scores_page sc;
+        if (scores_page_run(truth, id, t ? t : "", p, &sc) != 0 ||
+            scores_run_add(&sr, truth, id, &sc) != 0) {
             fprintf(stderr, "glance bench: out of memory\n");
-            json_object_put(troot);
-            json_object_put(oroot);
-            return EXIT_INTERNAL;
+            rc = EXIT_INTERNAL;
+            break;
         }
-        eval_summary_add(&sum, &o.sh, &o.lcs, &o.blk);
     }
-    eval_scores s;
-    eval_summary_scores(&sum, &s);
-    printf("%s: %zu pages (%zu without output, scored as empty)\n", out_path, s.pages, missing);
-    print_scores(stdout, "", &s);
+    if (rc == 0) {
+        printf("%s: %zu pages (%zu without output, scored as empty)\n", out_path, sr.all.pages,
+               missing);
+        scores_run_print(stdout, &sr);
+    }
+    scores_run_free(&sr);
     json_object_put(troot);
     json_object_put(oroot);
-    return 0;
+    return rc;
 }
 
-static int write_out(const char *path, const bench_run *run, const eval_scores *s,
+static int write_out(const char *path, const bench_run *run, scores_run *sr,
                      const char *method)
 {
     json_object *root = json_object_new_object(), *output = json_object_new_object(),
@@ -278,12 +237,24 @@ static int write_out(const char *path, const bench_run *run, const eval_scores *
         json_object_object_add(ms, "total", json_object_new_double(o->total_ms));
         json_object_object_add(pg, "ms", ms);
         if (o->scored) {
+            const scores_page *p = &o->sc;
             json_object *sc = json_object_new_object();
-            json_object_object_add(sc, "tp", json_object_new_double(o->sh.tp));
-            json_object_object_add(sc, "fp", json_object_new_double(o->sh.fp));
-            json_object_object_add(sc, "fn", json_object_new_double(o->sh.fn));
-            json_object_object_add(sc, "lcs_f05", json_object_new_double(o->lcs.f05));
-            json_object_object_add(sc, "blocks_f05", json_object_new_double(o->blk.f05));
+            json_object_object_add(sc, "tp", json_object_new_double(p->sh.tp));
+            json_object_object_add(sc, "fp", json_object_new_double(p->sh.fp));
+            json_object_object_add(sc, "fn", json_object_new_double(p->sh.fn));
+            json_object_object_add(sc, "scripts_tp", json_object_new_double(p->scripts.tp));
+            json_object_object_add(sc, "scripts_fp", json_object_new_double(p->scripts.fp));
+            json_object_object_add(sc, "scripts_fn", json_object_new_double(p->scripts.fn));
+            json_object_object_add(sc, "lcs_f05", json_object_new_double(p->lcs.f05));
+            json_object_object_add(sc, "blocks_f05", json_object_new_double(p->blk.f05));
+            if (p->has_snippets) {
+                json_object *sn = json_object_new_object();
+                json_object_object_add(sn, "tp", json_object_new_int64((int64_t)p->snip.tp));
+                json_object_object_add(sn, "fn", json_object_new_int64((int64_t)p->snip.fn));
+                json_object_object_add(sn, "fp", json_object_new_int64((int64_t)p->snip.fp));
+                json_object_object_add(sn, "tn", json_object_new_int64((int64_t)p->snip.tn));
+                json_object_object_add(sc, "snippets", sn);
+            }
             json_object_object_add(pg, "scores", sc);
         }
         if (o->fid.done) {
@@ -296,16 +267,16 @@ static int write_out(const char *path, const bench_run *run, const eval_scores *
             json_object_object_add(fo, "gce_browser", fp->gce_browser ? json_object_new_string(fp->gce_browser) : NULL);
             if (o->scored2) {
                 json_object *sc = json_object_new_object();
-                json_object_object_add(sc, "tp", json_object_new_double(o->sh2.tp));
-                json_object_object_add(sc, "fp", json_object_new_double(o->sh2.fp));
-                json_object_object_add(sc, "fn", json_object_new_double(o->sh2.fn));
+                json_object_object_add(sc, "tp", json_object_new_double(o->sc2.sh.tp));
+                json_object_object_add(sc, "fp", json_object_new_double(o->sc2.sh.fp));
+                json_object_object_add(sc, "fn", json_object_new_double(o->sc2.sh.fn));
                 json_object_object_add(fo, "browser_scores", sc);
             }
             json_object_object_add(pg, "fidelity", fo);
         }
         json_object_object_add(pages, run->pages[i].id, pg);
     }
-    json_object_object_add(root, "summary", scores_json(s));
+    json_object_object_add(root, "summary", scores_run_json(sr));
     json_object_object_add(root, "output", output);
     json_object_object_add(root, "pages", pages);
     int rc = json_object_to_file_ext(path, root, JSON_C_TO_STRING_PRETTY);
@@ -394,6 +365,33 @@ out:
     return code;
 }
 
+/* Frees what the pages' outcomes hold, then the outcomes. */
+static void outs_free(page_out *out, size_t n)
+{
+    for (size_t i = 0; out && i < n; i++) {
+        free(out[i].text);
+        free(out[i].message);
+        fidelity_page_free(&out[i].fid);
+    }
+    free(out);
+}
+
+/* A saved page's local stylesheets apply as `glance extract FILE` applies
+ * them: relative <link rel=stylesheet> hrefs and @imports resolve against
+ * the folder of the page file, .html or .html.gz alike. Every page of a
+ * corpus is a file of `pages_dir` (corpus_list reads no subfolder), so that
+ * folder is each page's. A base_dir given on the command line wins, as it
+ * does for glance extract. 0, or -1 when out of memory. */
+static int set_base_dir(glance_options *opt, const char *pages_dir)
+{
+    char *given = glance_options_get(opt, "base_dir");
+    if (!given)
+        return -1;
+    int rc = *given || glance_options_set(opt, "base_dir", pages_dir) == GLANCE_OK ? 0 : -1;
+    free(given);
+    return rc;
+}
+
 /* The bench itself, on parsed options. */
 static int run_bench(glance_options *opt, const char *method, const char *window,
                      const char *pages_dir, const char *truth_path, const char *out_path,
@@ -421,26 +419,26 @@ static int run_bench(glance_options *opt, const char *method, const char *window
                      .max_bytes = limit ? (size_t)strtoull(limit, NULL, 10) : (size_t)64 << 20,
                      .fidelity = fidelity};
     free(limit);
+    scores_run sr, sr2; /* the run's scores; --fidelity: on the browser's boxes */
+    scores_run_init(&sr);
+    scores_run_init(&sr2);
+    double *parse = malloc(n * sizeof *parse), *layout = malloc(n * sizeof *layout),
+           *extract = malloc(n * sizeof *extract), *total = malloc(n * sizeof *total);
+    fidelity_page *fp = NULL;
+    int rc = EXIT_INTERNAL;
     run.out = calloc(n, sizeof *run.out);
-    if (!run.out) {
+    if (!run.out || !parse || !layout || !extract || !total || set_base_dir(opt, pages_dir)) {
         fprintf(stderr, "glance bench: out of memory\n");
-        return EXIT_INTERNAL;
+        goto out;
     }
     double wall = 0;
     if (pool_run(n, jobs, "bench", bench_page, &run, &wall) != 0) {
         fprintf(stderr, "glance bench: could not start (fonts or memory)\n");
-        return EXIT_INTERNAL;
+        goto out;
     }
 
     /* Scores in page order, so that --jobs never changes them. */
-    eval_summary sum = {0};
     size_t ok = 0, nocontent = 0, errors = 0, unscored = 0, by_gce = 0, by_bte = 0, by_other = 0;
-    double *parse = malloc(n * sizeof *parse), *layout = malloc(n * sizeof *layout),
-           *extract = malloc(n * sizeof *extract), *total = malloc(n * sizeof *total);
-    if (!parse || !layout || !extract || !total) {
-        fprintf(stderr, "glance bench: out of memory\n");
-        return EXIT_INTERNAL;
-    }
     size_t slowest = 0;
     for (size_t i = 0; i < n; i++) {
         const page_out *o = &run.out[i];
@@ -450,10 +448,11 @@ static int run_bench(glance_options *opt, const char *method, const char *window
         by_other += o->method && strcmp(o->method, "gce") != 0 && strcmp(o->method, "bte") != 0;
         nocontent += o->status == GLANCE_ENOCONTENT;
         errors += o->status != GLANCE_OK && o->status != GLANCE_ENOCONTENT;
-        if (o->scored)
-            eval_summary_add(&sum, &o->sh, &o->lcs, &o->blk);
-        else
-            unscored++;
+        if (o->scored && scores_run_add(&sr, truth, pages[i].id, &o->sc) != 0)
+            goto oom;
+        unscored += !o->scored;
+        if (o->scored2 && scores_run_add(&sr2, truth, pages[i].id, &o->sc2) != 0)
+            goto oom;
         parse[i] = o->parse_ms;
         layout[i] = o->layout_ms;
         extract[i] = o->extract_ms;
@@ -461,8 +460,6 @@ static int run_bench(glance_options *opt, const char *method, const char *window
         if (o->total_ms > run.out[slowest].total_ms)
             slowest = i;
     }
-    eval_scores s;
-    eval_summary_scores(&sum, &s);
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
 
@@ -476,53 +473,49 @@ static int run_bench(glance_options *opt, const char *method, const char *window
         snprintf(other, sizeof other, ", %s %zu", method, by_other);
     printf("answered %zu (gce %zu, bte %zu%s), no main content %zu, errors %zu; scored %zu (%zu "
            "without truth)\n",
-           ok, by_gce, by_bte, other, nocontent, errors, s.pages, unscored);
-    print_scores(stdout, "", &s);
+           ok, by_gce, by_bte, other, nocontent, errors, sr.all.pages, unscored);
+    scores_run_print(stdout, &sr);
     double slow_ms = run.out[slowest].total_ms;
     const char *slow_id = pages[slowest].id;
     printf("%-22s %8s %8s %8s %8s\n", "time per page (ms)", "parse", "layout", "extract", "total");
-    double med[4] = {percentile(parse, n, 0.5), percentile(layout, n, 0.5),
-                     percentile(extract, n, 0.5), percentile(total, n, 0.5)};
-    double p90[4] = {percentile(parse, n, 0.9), percentile(layout, n, 0.9),
-                     percentile(extract, n, 0.9), percentile(total, n, 0.9)};
-    printf("%-22s %8.1f %8.1f %8.1f %8.1f\n", "  median", med[0], med[1], med[2], med[3]);
-    printf("%-22s %8.1f %8.1f %8.1f %8.1f\n", "  90th percentile", p90[0], p90[1], p90[2], p90[3]);
+    static const struct {
+        const char *name;
+        double p;
+    } ranks[] = {{"  median", 0.5}, {"  90th percentile", 0.9}, {"  99th percentile", 0.99}};
+    for (size_t k = 0; k < sizeof ranks / sizeof ranks[0]; k++)
+        printf("%-22s %8.1f %8.1f %8.1f %8.1f\n", ranks[k].name, percentile(parse, n, ranks[k].p),
+               percentile(layout, n, ranks[k].p), percentile(extract, n, ranks[k].p),
+               percentile(total, n, ranks[k].p));
     printf("%-22s %8s %8s %8s %8.1f  %s\n", "  slowest", "", "", "", slow_ms, slow_id);
     printf("%.1f pages/s over %.1f s; peak resident memory %.1f MB\n", n / (wall / 1000.0),
            wall / 1000.0, ru.ru_maxrss / 1024.0);
     if (fidelity) {
-        fidelity_page *fp = malloc(n * sizeof *fp);
-        eval_summary sum2 = {0};
-        for (size_t i = 0; fp && i < n; i++) {
+        if (!(fp = malloc(n * sizeof *fp)))
+            goto oom;
+        for (size_t i = 0; i < n; i++)
             fp[i] = run.out[i].fid;
-            if (run.out[i].scored2)
-                eval_summary_add(&sum2, &run.out[i].sh2, &run.out[i].lcs2, &run.out[i].blk2);
-        }
-        if (fp) {
-            fidelity_print(stdout, boxes_dir, fp, n);
-            eval_scores s2;
-            eval_summary_scores(&sum2, &s2);
-            printf("scores on the browser's boxes (method %s, %zu pages):\n", method, s2.pages);
-            print_scores(stdout, "", &s2);
-        }
-        free(fp);
+        fidelity_print(stdout, boxes_dir, fp, n);
+        printf("scores on the browser's boxes (method %s, %zu pages):\n", method, sr2.all.pages);
+        scores_run_print(stdout, &sr2);
     }
+
+    rc = 0;
+    if (out_path && write_out(out_path, &run, &sr, method) != 0) {
+        fprintf(stderr, "glance bench: cannot write %s: %s\n", out_path, strerror(errno));
+        rc = EXIT_INTERNAL;
+    }
+    goto out;
+oom:
+    fprintf(stderr, "glance bench: out of memory\n");
+out:
+    free(fp);
     free(parse);
     free(layout);
     free(extract);
     free(total);
-
-    int rc = 0;
-    if (out_path && write_out(out_path, &run, &s, method) != 0) {
-        fprintf(stderr, "glance bench: cannot write %s: %s\n", out_path, strerror(errno));
-        rc = EXIT_INTERNAL;
-    }
-    for (size_t i = 0; i < n; i++) {
-        free(run.out[i].text);
-        free(run.out[i].message);
-        fidelity_page_free(&run.out[i].fid);
-    }
-    free(run.out);
+    scores_run_free(&sr);
+    scores_run_free(&sr2);
+    outs_free(run.out, n);
     corpus_end(&corp);
     return rc;
 }

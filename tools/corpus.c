@@ -174,6 +174,37 @@ const char *corpus_text(json_object *texts, const char *id)
     return NULL;
 }
 
+const char *corpus_field(json_object *texts, const char *id, const char *key)
+{
+    json_object *page, *val;
+    if (!json_object_object_get_ex(texts, id, &page) ||
+        !json_object_is_type(page, json_type_object) ||
+        !json_object_object_get_ex(page, key, &val) || !json_object_is_type(val, json_type_string))
+        return NULL;
+    return json_object_get_string(val);
+}
+
+int corpus_strings(json_object *texts, const char *id, const char *key, const char ***v,
+                   size_t *n)
+{
+    *v = NULL;
+    *n = 0;
+    json_object *page, *arr;
+    if (!json_object_object_get_ex(texts, id, &page) ||
+        !json_object_is_type(page, json_type_object) ||
+        !json_object_object_get_ex(page, key, &arr) || !json_object_is_type(arr, json_type_array))
+        return 0;
+    size_t len = json_object_array_length(arr);
+    if (!(*v = malloc((len ? len : 1) * sizeof **v)))
+        return -1;
+    for (size_t i = 0; i < len; i++) {
+        json_object *item = json_object_array_get_idx(arr, i);
+        if (json_object_is_type(item, json_type_string))
+            (*v)[(*n)++] = json_object_get_string(item);
+    }
+    return 1;
+}
+
 int corpus_start(const char *cmd, const char *dir, const char *truth_path, corpus *c)
 {
     char why[512];

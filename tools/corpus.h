@@ -29,6 +29,18 @@ json_object *corpus_load_texts(const char *path, json_object **root, char *why, 
 /* The articleBody of `id`, or NULL when absent (a bare string is taken too). */
 const char *corpus_text(json_object *texts, const char *id);
 
+/* The string `key` of `id`'s entry (the truth's "type", "group"), or NULL
+ * when absent or not a string. */
+const char *corpus_field(json_object *texts, const char *id, const char *key);
+
+/* The strings of the array `key` of `id`'s entry (the truth's "with" and
+ * "without"): *n of them in *v, which points into the JSON and which the
+ * caller frees. 1 when there is such an array (perhaps empty; items that are
+ * not strings left out), 0 when not (*v NULL, *n 0), -1 when out of
+ * memory. */
+int corpus_strings(json_object *texts, const char *id, const char *key, const char ***v,
+                   size_t *n);
+
 /* A corpus to run: the texts its pages are scored against, and the pages. */
 typedef struct corpus {
     json_object *root;  /* owns `truth` */
