@@ -459,10 +459,11 @@ static void auto_trims_gce(void **state)
 static void method_names(void **state)
 {
     static const char *const names[] = {"auto", "gce", "bte", "nodechar", "xpath", "danag", "score", "all"};
-    assert_int_equal(glance_method_count(), 7);
+    const int n = (int)(sizeof names / sizeof names[0]);
+    assert_int_equal(glance_method_count(), n);
     glance_options *opt = glance_options_new();
     assert_non_null(opt);
-    for (int i = 0; i < 7; i++) {
+    for (int i = 0; i < n; i++) {
         assert_non_null(glance_method_name(i));
         assert_string_equal(glance_method_name(i), names[i]);
         const char *doc = glance_method_doc(i);
@@ -472,8 +473,8 @@ static void method_names(void **state)
         assert_int_equal(glance_options_set(opt, "method", names[i]), GLANCE_OK);
         OPTS_TEXT(opt, "method", names[i]);
     }
-    assert_null(glance_method_name(7));
-    assert_null(glance_method_doc(7));
+    assert_null(glance_method_name(n));
+    assert_null(glance_method_doc(n));
     assert_null(glance_method_name(-1));
     OPTS_SET(opt, "method=gce");
     OPTS_REFUSED(opt, "method", "readability", "method");
