@@ -66,6 +66,8 @@ typedef enum render_status {
  * all before it: 300 000 on one element took 378 s to parse. */
 #define RENDER_MAX_ATTRS 1000
 
+#define RENDER_MISSING_SCRIPTS 16
+
 typedef struct render_stats {
     double parse_ms;   /* HTML parse, CSS parse and style resolution */
     double layout_ms;  /* litehtml layout at the window width */
@@ -74,6 +76,11 @@ typedef struct render_stats {
     int height;        /* the laid-out document's height, px */
     int stylesheets_loaded;
     int stylesheets_skipped; /* remote, missing, too large or over the count */
+    /* Scripts of the page's text that no installed face has, measured with
+     * fonts/' metric fallback (fonts_missing_scripts): English names, static
+     * strings; the first RENDER_MISSING_SCRIPTS of n_missing_scripts. */
+    const char *missing_scripts[RENDER_MISSING_SCRIPTS];
+    size_t n_missing_scripts;
 } render_stats;
 
 /* `fonts` stays owned by the caller and must outlive the engine. */
