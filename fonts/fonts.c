@@ -289,16 +289,18 @@ static size_t script_entry(hb_script_t script)
 }
 
 /* The metric fallback: the advance in 1/1000 em of a character that no
- * installed face has. Marks, format and control characters take no room;
- * a wide character takes its table advance (an em for Han, kana and CJK
- * punctuation); anything else its script's mean advance. The script is
- * noted as missing unless the character is a format or control character
- * or a private-use one (an icon font's, which no package installs). */
+ * installed face has. Marks, format and control characters take no room,
+ * and neither do private-use ones: they are an icon font's (Font Awesome's
+ * U+F0xx), which glance never loads, and carry no text; measured at nothing
+ * they stay out of the text, as before. A wide character takes its table
+ * advance (an em for Han, kana and CJK punctuation); anything else its
+ * script's mean advance. The script is noted as missing unless the
+ * character is a format, control or private-use one. */
 static int fallback_advance(uint64_t *missing, unsigned cp)
 {
     hb_unicode_funcs_t *uf = hb_unicode_funcs_get_default();
     hb_unicode_general_category_t gc = hb_unicode_general_category(uf, cp);
-    int adv, note = 1;
+    int adv;
     size_t s = script_entry(hb_unicode_script(uf, cp));
     switch (gc) {
     case HB_UNICODE_GENERAL_CATEGORY_CONTROL:
@@ -306,21 +308,19 @@ static int fallback_advance(uint64_t *missing, unsigned cp)
     case HB_UNICODE_GENERAL_CATEGORY_SURROGATE:
     case HB_UNICODE_GENERAL_CATEGORY_LINE_SEPARATOR:
     case HB_UNICODE_GENERAL_CATEGORY_PARAGRAPH_SEPARATOR:
+    case HB_UNICODE_GENERAL_CATEGORY_PRIVATE_USE:
         return 0;
     case HB_UNICODE_GENERAL_CATEGORY_NON_SPACING_MARK:
     case HB_UNICODE_GENERAL_CATEGORY_ENCLOSING_MARK:
         adv = 0;
         break;
-    case HB_UNICODE_GENERAL_CATEGORY_PRIVATE_USE:
-        note = 0;
-        /* fall through */
     default:
         adv = wide_advance(cp);
         if (!adv)
             adv = s < fonts_n_script_advances ? fonts_script_advances[s].advance
                                               : fonts_default_advance;
     }
-    if (note && missing && s < (size_t)FONTS_MISSING_WORDS * 64)
+    if (missing && s < (size_t)FONTS_MISSING_WORDS * 64)
         missing[s / 64] |= (uint64_t)1 << (s % 64);
     return adv;
 }

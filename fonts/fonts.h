@@ -56,7 +56,8 @@ int fonts_size_px(const fonts_font *font);
 int fonts_text_width(fonts_font *font, const char *utf8, size_t len);
 
 /* The metric fallback: the advance in em of a character that no installed
- * face has. Marks, format and control characters 0; wide characters their
+ * face has. Marks, format, control and private-use characters (an icon
+ * font's, never loaded) 0; wide characters their
  * table advance (1 for Han, kana and CJK punctuation, 0.92 for Hangul, 1 for
  * other wide characters); any other its script's mean advance, measured on
  * Noto's faces (fallback_table.c, made by tools/gen-font-fallback.py). */
