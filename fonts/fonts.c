@@ -5,6 +5,15 @@
  * size, summed in floating point and rounded once, as browsers with subpixel
  * positioning measure. Kerning and shaping are not applied: litehtml asks for
  * word widths, and the advance sum is what keeps that fast.
+ *
+ * What the installed fonts must not change (the same page, the same layout,
+ * on any machine): wide characters (East Asian Width W or F) measure the
+ * table's advance whatever face draws them (Noto Sans CJK's own, so nothing
+ * changes where it is installed), and a character no face has measures the
+ * metric fallback's advance for its script (fallback_table.c, measured on
+ * Noto's faces by tools/gen-font-fallback.py), not the nothing a missing glyph
+ * measured. So a machine without the CJK fonts lays a Chinese page out as one
+ * with them does.
  */
 #include "fonts/fonts.h"
 
@@ -19,13 +28,19 @@
 #include <string.h>
 #include <strings.h>
 
+#include <hb.h>
+
 #include "base/grow.h"
 #include "base/utf8.h"
+#include "fonts/fallback.h"
 
 #define MAX_CP 0x110000u
 #define PAGE_BITS 8
 #define PAGE_SIZE (1u << PAGE_BITS)
 #define N_PAGES (MAX_CP >> PAGE_BITS)
+
+/* Bits for the scripts of fonts_script_advances (165 in Unicode 15). */
+#define FONTS_MISSING_WORDS 4
 
 /* One face file (path + index in a collection), opened once per lib. */
 typedef struct face_entry {
@@ -69,6 +84,9 @@ struct fonts_lib {
     size_t n_faces, cap_faces;
     fonts_font **fonts;
     size_t n_fonts, cap_fonts;
+    /* Scripts measured with the metric fallback since fonts_missing_clear:
+     * one bit per entry of fonts_script_advances. */
+    uint64_t missing[FONTS_MISSING_WORDS];
 };
 
 fonts_lib *fonts_lib_new(void)
@@ -188,7 +206,8 @@ static int font_slot(fonts_font *f, int i)
 }
 
 /* The face entry that draws `cp`: the primary face when it has the glyph,
- * else the first fallback whose character set holds it, else the primary. */
+ * else the first fallback whose character set holds it; NULL when no
+ * installed face has it (control characters are the primary's). */
 static face_entry *font_face_for(fonts_font *f, unsigned cp)
 {
     face_entry *primary = f->lib->faces[f->primary];
@@ -215,8 +234,111 @@ static face_entry *font_face_for(fonts_font *f, unsigned cp)
         }
     }
     if (*w == UINT16_MAX)
-        return primary;
+        return NULL;
     return f->lib->faces[f->slots[*w - 1]];
+}
+
+/* The advance of a wide character in 1/1000 em (fallback_table.c), 0 when
+ * `cp` is not wide. Nothing below U+1100 is. */
+static int wide_advance(unsigned cp)
+{
+    if (cp < 0x1100)
+        return 0;
+    size_t lo = 0, hi = fonts_n_wide_ranges;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (cp < fonts_wide_ranges[mid].lo)
+            hi = mid;
+        else if (cp > fonts_wide_ranges[mid].hi)
+            lo = mid + 1;
+        else
+            return fonts_wide_ranges[mid].advance;
+    }
+    return 0;
+}
+
+/* Pictographs (Miscellaneous Technical to Miscellaneous Symbols and Arrows,
+ * and the symbols of plane 1) are wide too, but Latin faces draw many of them
+ * (DejaVu Sans has 98) at their own widths, which stay as they were; only
+ * where no face has them do they take the table's em. */
+static int pictograph(unsigned cp)
+{
+    return (cp >= 0x2300 && cp <= 0x2BFF) || (cp >= 0x1F000 && cp <= 0x1FAFF);
+}
+
+/* The entry of fonts_script_advances for a HarfBuzz script; Unknown's for a
+ * script the table does not know (fonts_n_script_advances, past the end,
+ * if it lacks Unknown too). */
+static size_t script_entry(hb_script_t script)
+{
+    char code[5];
+    hb_tag_to_string((hb_tag_t)script, code);
+    code[4] = '\0';
+    size_t lo = 0, hi = fonts_n_script_advances;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(code, fonts_script_advances[mid].code);
+        if (c == 0)
+            return mid;
+        if (c < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return script == HB_SCRIPT_UNKNOWN ? fonts_n_script_advances : script_entry(HB_SCRIPT_UNKNOWN);
+}
+
+/* The metric fallback: the advance in 1/1000 em of a character that no
+ * installed face has. Marks, format and control characters take no room,
+ * and neither do private-use ones: they are an icon font's (Font Awesome's
+ * U+F0xx), which glance never loads, and carry no text; measured at nothing
+ * they stay out of the text, as before. A wide character takes its table
+ * advance (an em for Han, kana and CJK punctuation); anything else its
+ * script's mean advance. The script is noted as missing unless the
+ * character is a format, control or private-use one. */
+static int fallback_advance(uint64_t *missing, unsigned cp)
+{
+    hb_unicode_funcs_t *uf = hb_unicode_funcs_get_default();
+    hb_unicode_general_category_t gc = hb_unicode_general_category(uf, cp);
+    int adv;
+    size_t s = script_entry(hb_unicode_script(uf, cp));
+    switch (gc) {
+    case HB_UNICODE_GENERAL_CATEGORY_CONTROL:
+    case HB_UNICODE_GENERAL_CATEGORY_FORMAT:
+    case HB_UNICODE_GENERAL_CATEGORY_SURROGATE:
+    case HB_UNICODE_GENERAL_CATEGORY_LINE_SEPARATOR:
+    case HB_UNICODE_GENERAL_CATEGORY_PARAGRAPH_SEPARATOR:
+    case HB_UNICODE_GENERAL_CATEGORY_PRIVATE_USE:
+        return 0;
+    case HB_UNICODE_GENERAL_CATEGORY_NON_SPACING_MARK:
+    case HB_UNICODE_GENERAL_CATEGORY_ENCLOSING_MARK:
+        adv = 0;
+        break;
+    default:
+        adv = wide_advance(cp);
+        if (!adv)
+            adv = s < fonts_n_script_advances ? fonts_script_advances[s].advance
+                                              : fonts_default_advance;
+    }
+    if (missing && s < (size_t)FONTS_MISSING_WORDS * 64)
+        missing[s / 64] |= (uint64_t)1 << (s % 64);
+    return adv;
+}
+
+/* The advance of `cp` in em and the face that draws it (*drawn; NULL when
+ * none does): a wide character its table advance whatever face draws it
+ * (pictographs but where none does), else the face's own advance, else the
+ * metric fallback's. */
+static double char_em(fonts_font *f, unsigned cp, face_entry **drawn)
+{
+    face_entry *e = font_face_for(f, cp);
+    *drawn = e;
+    if (!e)
+        return fallback_advance(f->lib->missing, cp) / 1000.0;
+    int wide = cp >= 0x1100 && !pictograph(cp) ? wide_advance(cp) : 0;
+    if (wide)
+        return wide / 1000.0;
+    return (double)face_glyph(e, cp)->adv / e->face->units_per_EM;
 }
 
 /* Splits a CSS font-family list into fontconfig family names. A generic
@@ -357,8 +479,27 @@ static fonts_font *font_new(fonts_lib *lib, const char *families, int size_px, i
         goto fail;
     for (int i = 0; i < f->sorted->nfont; i++)
         f->slots[i] = -2;
-    for (int i = 0; i < f->sorted->nfont && f->primary < 0; i++)
-        f->primary = font_slot(f, i);
+    /* The primary face gives the line's metrics and every character it has:
+     * the first face that opens and has no Han ideographs. A list that names
+     * a CJK family ("Noto Sans CJK SC, Arial") would otherwise take its
+     * Latin text and line height from the CJK face where it is installed and
+     * from Liberation where it is not; so both take them from the next face,
+     * and the CJK face draws what it alone has, wide characters at their
+     * table advance either way. A list of CJK faces only keeps the first. */
+    int first = -1;
+    for (int i = 0; i < f->sorted->nfont && f->primary < 0; i++) {
+        int s = font_slot(f, i);
+        if (s < 0)
+            continue;
+        if (first < 0)
+            first = s;
+        FcCharSet *cs = NULL;
+        if (FcPatternGetCharSet(f->sorted->fonts[i], FC_CHARSET, 0, &cs) != FcResultMatch ||
+            !FcCharSetHasChar(cs, 0x6C34)) /* 水 */
+            f->primary = s;
+    }
+    if (f->primary < 0)
+        f->primary = first;
     if (f->primary < 0)
         goto fail;
     set_metrics(f);
@@ -414,9 +555,8 @@ int fonts_text_width(fonts_font *font, const char *utf8, size_t len)
     const char *p = utf8, *end = utf8 + len;
     double width = 0;
     while (p < end) {
-        unsigned cp = base_utf8_next(&p, end);
-        face_entry *e = font_face_for(font, cp);
-        width += (double)face_glyph(e, cp)->adv / e->face->units_per_EM;
+        face_entry *e;
+        width += char_em(font, base_utf8_next(&p, end), &e);
     }
     return (int)lround(width * font->size_px);
 }
@@ -424,9 +564,45 @@ int fonts_text_width(fonts_font *font, const char *utf8, size_t len)
 void *fonts_face_for(fonts_font *font, unsigned cp, unsigned *glyph_index)
 {
     face_entry *e = font_face_for(font, cp);
+    if (!e) {
+        /* No face has it: the primary's .notdef. */
+        if (glyph_index)
+            *glyph_index = 0;
+        return font->lib->faces[font->primary]->face;
+    }
     if (glyph_index)
         *glyph_index = face_glyph(e, cp)->gid1 - 1;
     return e->face;
+}
+
+const char *fonts_family_for(fonts_font *font, unsigned cp)
+{
+    face_entry *e = font ? font_face_for(font, cp) : NULL;
+    return e && e->face->family_name ? e->face->family_name : NULL;
+}
+
+double fonts_fallback_em(unsigned cp)
+{
+    return fallback_advance(NULL, cp) / 1000.0;
+}
+
+void fonts_missing_clear(fonts_lib *lib)
+{
+    if (lib)
+        memset(lib->missing, 0, sizeof lib->missing);
+}
+
+size_t fonts_missing_scripts(const fonts_lib *lib, const char **names, size_t cap)
+{
+    size_t n = 0;
+    for (size_t i = 0; lib && i < fonts_n_script_advances && i < (size_t)FONTS_MISSING_WORDS * 64;
+         i++)
+        if (lib->missing[i / 64] >> (i % 64) & 1) {
+            if (n < cap)
+                names[n] = fonts_script_advances[i].name;
+            n++;
+        }
+    return n;
 }
 
 size_t fonts_text_glyphs(fonts_font *font, const char *utf8, size_t len, fonts_glyph *out,
@@ -439,16 +615,18 @@ size_t fonts_text_glyphs(fonts_font *font, const char *utf8, size_t len, fonts_g
     size_t n = 0;
     while (p < end) {
         unsigned cp = base_utf8_next(&p, end);
-        face_entry *e = font_face_for(font, cp);
-        const struct glyph *g = face_glyph(e, cp);
+        face_entry *e;
+        double em = char_em(font, cp, &e);
         if (n < cap) {
-            out[n].file = e->file;
-            out[n].face_index = e->index;
-            out[n].index = cp < 0x20 ? 0 : g->gid1 - 1;
+            /* No face has it: the primary's .notdef, at the fallback's advance. */
+            face_entry *d = e ? e : font->lib->faces[font->primary];
+            out[n].file = d->file;
+            out[n].face_index = d->index;
+            out[n].index = cp < 0x20 || !e ? 0 : face_glyph(e, cp)->gid1 - 1;
             out[n].x = pen * font->size_px;
         }
         n++;
-        pen += (double)g->adv / e->face->units_per_EM;
+        pen += em;
     }
     return n;
 }

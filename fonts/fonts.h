@@ -9,6 +9,14 @@
  * taken from a fallback face that has it (fontconfig's sorted list for the
  * same family, weight and slant), so CJK, Arabic, Thai or Devanagari text in
  * an "Arial" paragraph is measured with a face that really draws it.
+ *
+ * What is installed must not change the layout: a wide character (East
+ * Asian Width W or F: Han, kana, Hangul, fullwidth forms, CJK punctuation)
+ * measures its table advance whatever face draws it (what Noto Sans CJK
+ * gives: an em, 0.92 em for Hangul), and a character that no installed face
+ * has measures the metric fallback (fonts_fallback_em), not the nothing of a
+ * missing glyph. The lib notes the scripts it measured so
+ * (fonts_missing_scripts).
  */
 #ifndef GLANCE_FONTS_H
 #define GLANCE_FONTS_H
@@ -47,9 +55,30 @@ int fonts_size_px(const fonts_font *font);
  * bytes of UTF-8. Invalid bytes count as U+FFFD. */
 int fonts_text_width(fonts_font *font, const char *utf8, size_t len);
 
+/* The metric fallback: the advance in em of a character that no installed
+ * face has. Marks, format, control and private-use characters (an icon
+ * font's, never loaded) 0; wide characters their
+ * table advance (1 for Han, kana and CJK punctuation, 0.92 for Hangul, 1 for
+ * other wide characters); any other its script's mean advance, measured on
+ * Noto's faces (fallback_table.c, made by tools/gen-font-fallback.py). */
+double fonts_fallback_em(unsigned cp);
+
+/* The family name of the face that draws `cp` in this font; NULL when no
+ * installed face has it (the metric fallback measures it). */
+const char *fonts_family_for(fonts_font *font, unsigned cp);
+
+/* The scripts of the characters fonts_text_width measured with the metric
+ * fallback since the last fonts_missing_clear (private-use, format and
+ * control characters are not counted): their English names ("Thai",
+ * "Devanagari", "Han"), static strings, in the order of their ISO 15924
+ * codes. Fills at most `cap` names and returns how many there are. */
+void fonts_missing_clear(fonts_lib *lib);
+size_t fonts_missing_scripts(const fonts_lib *lib, const char **names, size_t cap);
+
 /* Drawing support (for render/ painting with cairo): the FreeType face that
  * draws code point `cp` in this font (the first face or a fallback), as an
- * opaque FT_Face, and the glyph index in it. */
+ * opaque FT_Face, and the glyph index in it (0, in the first face, when no
+ * face has it). */
 void *fonts_face_for(fonts_font *font, unsigned cp, unsigned *glyph_index);
 
 /* One glyph of a run laid out as fonts_text_width measures it. */
@@ -63,8 +92,8 @@ typedef struct fonts_glyph {
 } fonts_glyph;
 
 /* The glyphs of `len` bytes of UTF-8, one per code point, each from the face
- * fonts_text_width takes its advance from and placed at the sum of the
- * advances before it: text painted with them is as wide as it was measured.
+ * that draws it (the first face's .notdef where none does) and placed at the
+ * sum of the advances fonts_text_width adds before it: text painted with them is as wide as it was measured.
  * No shaping (DESIGN.md: litehtml measures words by advances). Fills at most
  * `cap` glyphs and returns how many the run has. */
 size_t fonts_text_glyphs(fonts_font *font, const char *utf8, size_t len, fonts_glyph *out,

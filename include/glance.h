@@ -158,6 +158,17 @@ typedef struct glance_context glance_context;
 glance_context *glance_context_new(void);
 void glance_context_free(glance_context *ctx);
 
+/* What the context's fonts (fontconfig's, as the process found them) give
+ * each script that matters: one line per script, "Latin: Liberation Sans",
+ * naming the face that draws it in the default sans-serif font (CSS
+ * sans-serif: Arial, Liberation Sans where installed) or one of its
+ * fallbacks, or "Thai: none (metric fallback)" when no installed face has
+ * it. A script without a face still lays out, its characters measured at
+ * a mean advance for the script (an em for Han, kana and Hangul), so the
+ * chosen block does not depend on it; but its text is drawn as empty boxes
+ * in shots. malloc'd; the caller frees it. NULL when out of memory. */
+char *glance_fonts_report(glance_context *ctx);
+
 typedef struct glance_result glance_result;
 
 /* Extracts the main content of `len` bytes of HTML. UTF-8 is expected
@@ -259,6 +270,12 @@ const char *glance_result_charset(const glance_result *res, const char **from);
  * ("HTTP 404", "timed out: ..."). NULL past the end. */
 int glance_result_stylesheet_count(const glance_result *res);
 const char *glance_result_stylesheet(const glance_result *res, int i, const char **error);
+
+/* The scripts of the page's text that no installed face has ("Thai",
+ * "Devanagari", "Han"; the JSON's "fonts": {"missing_scripts": [...]}):
+ * its characters were measured with the metric fallback
+ * (glance_fonts_report). NULL past the end, or before layout. */
+const char *glance_result_missing_script(const glance_result *res, int i);
 
 /* Everything as one JSON object: title, text, html, the chosen node's
  * XPath and box, the window and document size, the FIA, the grid and its

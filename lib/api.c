@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/buf.h"
 #include "base/clock.h"
 #include "lib/input.h"
 #include "lib/pipeline.h"
@@ -38,6 +39,35 @@ void glance_context_free(glance_context *ctx)
     fonts_lib_free(ctx->fonts);
     net_global_cleanup();
     free(ctx);
+}
+
+char *glance_fonts_report(glance_context *ctx)
+{
+    /* The scripts of the corpora and of most of the web's text, each by a
+     * letter of it. */
+    static const struct {
+        const char *name;
+        unsigned cp;
+    } scripts[] = {
+        {"Latin", 'a'},          {"Greek", 0x03B1},     {"Cyrillic", 0x0434},
+        {"Armenian", 0x0561},    {"Hebrew", 0x05D0},    {"Arabic", 0x0628},
+        {"Devanagari", 0x0915},  {"Bengali", 0x0995},   {"Gurmukhi", 0x0A15},
+        {"Gujarati", 0x0A95},    {"Tamil", 0x0B95},     {"Telugu", 0x0C15},
+        {"Kannada", 0x0C95},     {"Malayalam", 0x0D15}, {"Sinhala", 0x0D9A},
+        {"Thai", 0x0E01},        {"Lao", 0x0E81},       {"Tibetan", 0x0F40},
+        {"Myanmar", 0x1000},     {"Georgian", 0x10D0},  {"Ethiopic", 0x1200},
+        {"Khmer", 0x1780},       {"Han", 0x6C34},       {"Hiragana", 0x3042},
+        {"Katakana", 0x30A2},    {"Hangul", 0xD55C},
+    };
+    if (!ctx)
+        return NULL;
+    fonts_font *f = fonts_open(ctx->fonts, "sans-serif", 16, 400, 0);
+    base_buf b = BASE_BUF_INIT;
+    for (size_t i = 0; i < sizeof scripts / sizeof scripts[0]; i++) {
+        const char *face = f ? fonts_family_for(f, scripts[i].cp) : NULL;
+        base_buf_printf(&b, "%s: %s\n", scripts[i].name, face ? face : "none (metric fallback)");
+    }
+    return base_buf_take(&b, NULL);
 }
 
 /* A call in progress: its result, its options (the defaults when the

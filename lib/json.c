@@ -105,6 +105,13 @@ char *json_build(const glance_result *res)
         json_object_object_add(css, "loaded", json_object_new_int(res->rstats.stylesheets_loaded));
         json_object_object_add(css, "skipped", json_object_new_int(res->rstats.stylesheets_skipped));
         json_object_object_add(o, "stylesheets", css);
+        /* The scripts of the page no installed face has: their text was
+         * measured with fonts/' metric fallback, not a face. */
+        json_object *fo = json_object_new_object(), *miss = json_object_new_array();
+        for (size_t i = 0; i < res->rstats.n_missing_scripts && i < RENDER_MISSING_SCRIPTS; i++)
+            json_object_array_add(miss, json_object_new_string(res->rstats.missing_scripts[i]));
+        json_object_object_add(fo, "missing_scripts", miss);
+        json_object_object_add(o, "fonts", fo);
     }
     if (res->geometry.applied) {
         json_object *g = json_object_new_object();

@@ -174,6 +174,14 @@ const char *glance_result_charset(const glance_result *res, const char **from)
     return res ? res->charset.name : NULL;
 }
 
+const char *glance_result_missing_script(const glance_result *res, int i)
+{
+    if (!res || i < 0 || (size_t)i >= res->rstats.n_missing_scripts ||
+        i >= RENDER_MISSING_SCRIPTS)
+        return NULL;
+    return res->rstats.missing_scripts[i];
+}
+
 int glance_result_stylesheet_count(const glance_result *res)
 {
     return res ? res->sheets.n_sheets : 0;

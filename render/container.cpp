@@ -431,6 +431,7 @@ extern "C" render_status render_load(render_engine *eng, const char *html, const
                 rd->cont.reset(new container(eng->fonts, *opts, st));
             }
             rd->context.load_master_stylesheet(ua.get());
+            fonts_missing_clear(eng->fonts); // this page's scripts only
             rd->cont->filter = ix.get();
             rd->doc = litehtml::document::createFromUTF8(page.get(), rd->cont.get(), &rd->context);
             rd->cont->filter = nullptr;
@@ -454,6 +455,8 @@ extern "C" render_status render_load(render_engine *eng, const char *html, const
                 return RENDER_ETIME;
             render_status s = render_build_dom(rd->doc, *opts, &rd->dom);
             st.dom_ms += base_now_ms() - t2;
+            st.n_missing_scripts =
+                fonts_missing_scripts(eng->fonts, st.missing_scripts, RENDER_MISSING_SCRIPTS);
             if (s != RENDER_OK)
                 return s;
             if (attempt > 0 || info.noscript_styles == 0 ||

@@ -71,6 +71,8 @@ typedef enum render_status {
  * behind a warning: it is laid out again without them (noscript.h). */
 #define RENDER_HIDDEN_SHARE 0.2
 
+#define RENDER_MISSING_SCRIPTS 16
+
 typedef struct render_stats {
     double parse_ms;   /* HTML parse, CSS parse and style resolution */
     double layout_ms;  /* litehtml layout at the window width */
@@ -81,6 +83,11 @@ typedef struct render_stats {
                                     the <style>s of its <noscript>s */
     int stylesheets_loaded;
     int stylesheets_skipped; /* remote, missing, too large or over the count */
+    /* Scripts of the page's text that no installed face has, measured with
+     * fonts/' metric fallback (fonts_missing_scripts): English names, static
+     * strings; the first RENDER_MISSING_SCRIPTS of n_missing_scripts. */
+    const char *missing_scripts[RENDER_MISSING_SCRIPTS];
+    size_t n_missing_scripts;
 } render_stats;
 
 /* `fonts` stays owned by the caller and must outlive the engine. */

@@ -1,6 +1,7 @@
 /* tools/: the glance command: one verb per file (extract.c, shot.c,
  * bench.c, sweep.c, serve/). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "glance.h"
@@ -37,6 +38,23 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "--version") == 0) {
         printf("glance %s\n", GLANCE_VERSION);
+        /* The fonts found here: a script without a face lays out with the
+         * metric fallback, but a shot draws it as boxes. */
+        glance_context *ctx = glance_context_new();
+        char *report = ctx ? glance_fonts_report(ctx) : NULL;
+        if (report) {
+            printf("fonts (the default sans-serif and its fallbacks):\n");
+            for (const char *p = report; *p;) {
+                const char *nl = strchr(p, '\n');
+                size_t n = nl ? (size_t)(nl - p) : strlen(p);
+                printf("  %.*s\n", (int)n, p);
+                p += n + (nl ? 1 : 0);
+            }
+        } else {
+            printf("fonts: none could be set up\n");
+        }
+        free(report);
+        glance_context_free(ctx);
         return 0;
     }
     if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {

@@ -1,0 +1,283 @@
+#!/usr/bin/python3
+"""Fits glance's default scorer (methods/score.c) on the development corpora
+and writes its model as a C table (methods/score_model.c).
+
+    tools/fit/dump.sh                       # the blocks and their features
+    tools/fit/fit.py --dump build/fit --out methods/score_model.c
+
+Offline tooling: Debian's python3-xgboost, python3-sklearn, python3-numpy
+(tools/fit/install.sh). glance never runs Python.
+
+Each block of each page comes with its text and its features (glance dump
+--method score --set score.features=on). A block is labelled main content
+when its text is in the page's true text: most of its token trigrams are
+(tokens: runs of word characters, and each character of the scripts
+written without spaces), or, for a block of one or two tokens, all of it in
+a row. The model is a forest of gradient-boosted trees over the features,
+each block weighted by the square root of its characters (the measure
+weighs text, not blocks). It is judged the way glance bench judges an
+answer: the blocks scored at or over the threshold, in the page's order,
+against the true text, with the benchmark's shingle F1; the threshold is
+the one that does best in cross-validation. Folds are by site, so that no
+site is both fitted on and judged.
+"""
+import argparse
+import collections
+import gzip
+import json
+import math
+import os
+import re
+import sys
+import unicodedata
+
+import numpy as np
+import xgboost as xgb
+from sklearn.model_selection import GroupKFold
+
+CORPORA = ("scrapinghub", "modern-dev", "lang-dev")
+WORD = re.compile(r"\w+")
+# Scripts whose characters are tokens of their own for the labels: the
+# ones written without spaces between words.
+UNSPACED = ("CJK", "HIRAGANA", "KATAKANA", "THAI", "LAO", "KHMER", "MYANMAR", "HANGUL")
+
+
+def unspaced(ch):
+    name = unicodedata.name(ch, "")
+    return any(name.startswith(s) for s in UNSPACED)
+
+
+def tokens(text):
+    out = []
+    for m in WORD.finditer(text or ""):
+        run, start = m.group(0), 0
+        for i, ch in enumerate(run):
+            if ord(ch) > 0x2E7F and unspaced(ch):
+                if i > start:
+                    out.append(run[start:i])
+                out.append(ch)
+                start = i + 1
+        if start < len(run):
+            out.append(run[start:])
+    return out
+
+
+def trigrams(toks):
+    return set(zip(toks, toks[1:], toks[2:]))
+
+
+def label_blocks(blocks, truth):
+    tt = tokens(truth)
+    tri = trigrams(tt)
+    joined = " " + " ".join(tt) + " "
+    labels = []
+    for b in blocks:
+        bt = tokens(b["text"])
+        if not bt:
+            labels.append(0)
+        elif len(bt) < 3:
+            labels.append(int((" " + " ".join(bt) + " ") in joined))
+        else:
+            g = list(zip(bt, bt[1:], bt[2:]))
+            labels.append(int(sum(x in tri for x in g) >= 0.5 * len(g)))
+    return labels
+
+
+# The benchmark's measure (../shared/README.md): shingles of \w+ tokens.
+def shingles(text):
+    t = WORD.findall(text or "")
+    if len(t) < 4:
+        return collections.Counter([tuple(t)]) if t else collections.Counter()
+    return collections.Counter(zip(t, t[1:], t[2:], t[3:]))
+
+
+def page_prf(truth, pred):
+    a, b = shingles(truth), shingles(pred)
+    tp = sum((a & b).values())
+    fp = sum((b - a).values())
+    fn = sum((a - b).values())
+    return tp, fp, fn
+
+
+def f1_of(pages):
+    ps, rs = [], []
+    for tp, fp, fn in pages:
+        if tp + fp > 0:
+            ps.append(tp / (tp + fp))
+        elif fn == 0:
+            ps.append(1.0)
+        if tp + fn > 0:
+            rs.append(tp / (tp + fn))
+        elif fp == 0:
+            rs.append(1.0)
+    p = sum(ps) / len(ps) if ps else 0
+    r = sum(rs) / len(rs) if rs else 0
+    return (2 * p * r / (p + r) if p + r else 0), p, r
+
+
+def site(corpus, pid, t):
+    if corpus == "lang-dev":
+        return "L:" + (t.get("domain") or pid)
+    if corpus == "modern-dev":
+        m = re.match(r"https?://([^/]+)", t.get("url", ""))
+        return "M:" + (m.group(1) if m else pid)
+    return "S:" + pid
+
+
+def load(dump_dir, shared):
+    pages = []
+    names = None
+    for corpus in CORPORA:
+        path = os.path.join(dump_dir, corpus + ".jsonl")
+        if not os.path.exists(path):
+            continue
+        truth = json.load(open(os.path.join(shared, corpus, "ground-truth.json")))
+        with open(path) as f:
+            for line in f:
+                d = json.loads(line)
+                t = truth.get(d["id"])
+                if t is None or "result" not in d:
+                    continue
+                s = d["result"].get("score") or {}
+                blocks = s.get("block_list") or []
+                if names is None and s.get("feature_names"):
+                    names = s["feature_names"]
+                body = t.get("articleBody") or ""
+                pages.append({
+                    "corpus": corpus, "id": d["id"], "truth": body,
+                    "kind": t.get("type") or t.get("group") or "",
+                    "site": site(corpus, d["id"], t),
+                    "texts": [b["text"] for b in blocks],
+                    "X": np.array([b["f"] for b in blocks], dtype=np.float32).reshape(-1, len(names or [0])),
+                    "y": np.array(label_blocks(blocks, body), dtype=np.int32),
+                })
+    return pages, names
+
+
+def stack(pages):
+    X = np.concatenate([p["X"] for p in pages if len(p["texts"])])
+    y = np.concatenate([p["y"] for p in pages if len(p["texts"])])
+    w = np.concatenate([np.sqrt(np.maximum(1, np.expm1(p["X"][:, 0]))) for p in pages if len(p["texts"])])
+    return X, y, w
+
+
+PARAMS = dict(n_estimators=300, max_depth=6, learning_rate=0.08, subsample=0.8,
+              colsample_bytree=0.8, min_child_weight=2.0, reg_lambda=1.0,
+              objective="binary:logistic", base_score=0.5, tree_method="hist",
+              n_jobs=2, random_state=1)
+
+
+def fit(pages):
+    X, y, w = stack(pages)
+    m = xgb.XGBClassifier(**PARAMS)
+    m.fit(X, y, sample_weight=w)
+    return m
+
+
+def answer(page, probs, threshold):
+    return "\n".join(t for t, p in zip(page["texts"], probs) if p >= threshold)
+
+
+def report(pages, probs, threshold, out=sys.stdout):
+    by = collections.defaultdict(list)
+    for p, pr in zip(pages, probs):
+        r = page_prf(p["truth"], answer(p, pr, threshold))
+        by[p["corpus"]].append(r)
+        by[p["corpus"] + "/" + p["kind"]].append(r)
+    for k in sorted(by):
+        f, pp, rr = f1_of(by[k])
+        print(f"  {k:32s} {len(by[k]):4d}  F1 {f:.3f}  P {pp:.3f}  R {rr:.3f}", file=out)
+    return {k: f1_of(v)[0] for k, v in by.items()}
+
+
+def cross_validate(pages, folds):
+    groups = [p["site"] for p in pages]
+    probs = [None] * len(pages)
+    for k, (tr, te) in enumerate(GroupKFold(n_splits=folds).split(pages, groups=groups)):
+        m = fit([pages[i] for i in tr])
+        for i in te:
+            probs[i] = m.predict_proba(pages[i]["X"])[:, 1] if len(pages[i]["texts"]) else []
+        print(f"fold {k + 1} of {folds} fitted", file=sys.stderr)
+    return probs
+
+
+def best_threshold(pages, probs):
+    best = (0, 0.5)
+    for t in np.arange(0.2, 0.81, 0.05):
+        mean = np.mean([f1_of([page_prf(p["truth"], answer(p, pr, t)) for p, pr in zip(pages, probs)
+                                if p["corpus"] == c])[0] for c in CORPORA
+                        if any(p["corpus"] == c for p in pages)])
+        if mean > best[0]:
+            best = (mean, float(t))
+    return best[1]
+
+
+def write_c(model, names, threshold, path, note):
+    # The model as XGBoost saves it: thresholds and leaves as the float32
+    # it compares and adds, so the C table decides as it does.
+    raw = json.loads(model.get_booster().save_raw("json"))
+    trees = raw["learner"]["gradient_booster"]["model"]["trees"]
+    nodes, roots = [], []
+    for t in trees:
+        off = len(nodes)
+        roots.append(off)
+        left, right = t["left_children"], t["right_children"]
+        feat, cond = t["split_indices"], t["split_conditions"]
+        for i in range(len(left)):
+            if left[i] == -1:
+                nodes.append((-1, 0.0, 0, 0, cond[i]))
+            else:
+                nodes.append((feat[i], cond[i], off + left[i], off + right[i], 0.0))
+    base = -math.log(threshold / (1 - threshold))  # 0.5 on the logit scale is `threshold`
+    with open(path, "w") as f:
+        f.write("/* methods/: the default scorer's model. Written by tools/fit/fit.py: do not\n"
+                " * edit by hand; fit again (tools/fit/README.md). */\n"
+                '#include "methods/score_model.h"\n\n')
+        f.write("static const char *const features[] = {\n")
+        for n in names:
+            f.write(f'    "{n}",\n')
+        f.write("};\n\nstatic const score_node nodes[] = {\n")
+        for feat, thr, left, right, value in nodes:
+            f.write(f"    {{{feat}, {float(np.float32(thr))!r}f, {left}, {right}, {float(np.float32(value))!r}f}},\n")
+        f.write("};\n\nstatic const int32_t roots[] = {\n")
+        for i in range(0, len(roots), 12):
+            f.write("    " + ", ".join(str(r) for r in roots[i:i + 12]) + ",\n")
+        f.write("};\n\n")
+        f.write("const score_model score_model_default = {\n"
+                f"    features, {len(names)}, nodes, roots, {len(roots)}, {base!r}f, 0.5f,\n"
+                f'    "{note}"}};\n')
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--dump", required=True, help="folder of CORPUS.jsonl from glance dump")
+    ap.add_argument("--shared", default=os.path.join(os.path.dirname(__file__), "../../../shared/bench"))
+    ap.add_argument("--out", help="the C file to write (methods/score_model.c)")
+    ap.add_argument("--folds", type=int, default=5)
+    ap.add_argument("--no-cv", action="store_true", help="fit on everything only")
+    a = ap.parse_args()
+    pages, names = load(a.dump, a.shared)
+    if not pages or not names:
+        sys.exit("fit.py: no pages with features in " + a.dump)
+    n_blocks = sum(len(p["texts"]) for p in pages)
+    print(f"{len(pages)} pages, {n_blocks} blocks, {len(names)} features, "
+          f"{sum(int(p['y'].sum()) for p in pages)} blocks labelled content")
+    threshold = 0.5
+    if not a.no_cv:
+        probs = cross_validate(pages, a.folds)
+        threshold = best_threshold(pages, probs)
+        print(f"cross-validated ({a.folds} folds by site), threshold {threshold:.2f}:")
+        report(pages, probs, threshold)
+    m = fit(pages)
+    probs = [m.predict_proba(p["X"])[:, 1] if len(p["texts"]) else [] for p in pages]
+    print("fitted on everything (the figures of the pages it was fitted on):")
+    report(pages, probs, threshold)
+    if a.out:
+        note = (f"gradient-boosted trees ({PARAMS['n_estimators']} of depth {PARAMS['max_depth']}) "
+                f"on {len(pages)} pages of {', '.join(c for c in CORPORA)}; threshold {threshold:.2f}")
+        write_c(m, names, threshold, a.out, note)
+        print("wrote", a.out)
+
+
+if __name__ == "__main__":
+    main()
