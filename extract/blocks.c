@@ -1,5 +1,6 @@
 /* extract/: the page's lowest blocks and what the layout and the tree say
  * of each (extract.h, Blocks): the default scorer's input. */
+#define _GNU_SOURCE /* strcasestr */
 #include "extract/extract.h"
 
 #include <ctype.h>
@@ -322,14 +323,16 @@ void extract_block_text(const extract_blocks *bl, const extract_block *k, base_b
         base_buf_shrink(b, 1);
 }
 
+/* Case does not count (a headline "The bell tower" in a title "... the
+ * bell tower"), for the letters that have ASCII case. */
 static double title_share(const char *text, size_t len, const char *title)
 {
     if (!title || !title[0] || len == 0)
         return 0;
     size_t tl = strlen(title);
-    if (len <= tl && strstr(title, text))
+    if (len <= tl && strcasestr(title, text))
         return 1;
-    if (tl < len && strstr(text, title))
+    if (tl < len && strcasestr(text, title))
         return (double)tl / (double)len;
     return 0;
 }

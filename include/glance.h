@@ -62,7 +62,8 @@ const char *glance_status_name(glance_status status);
 
 /* Which extractor answers ----------------------------------------------------
  *
- * "auto" (the default): glance's own policy over the methods; "all": auto
+ * "auto" (the default): glance's scorer ("score"), which weighs every block
+ * of the laid-out page with the other methods' answers as votes; "all": auto
  * answers, and every method also runs on its own, its answer reported side
  * by side in the JSON ("methods"); or one method alone: "gce" (the paper's
  * GCE), "bte", "nodechar", "xpath", "danag", and whatever later versions
@@ -84,8 +85,8 @@ typedef struct glance_geometry glance_geometry; /* another engine's boxes, below
  *         glance_options_set(opt, "danag.gap", "20") != GLANCE_OK)
  *         fprintf(stderr, "%s\n", glance_options_error(opt));
  *
- * Keys: the page's options ("window", "max_depth", "timeout", ...), auto's
- * ("auto.min_share", ...) and each method's ("gce.alpha", "danag.gap", ...);
+ * Keys: the page's options ("window", "max_depth", "timeout", ...) and each
+ * method's ("gce.alpha", "danag.gap", "classic.min_share", ...);
  * glance_option_describe lists them all with their types, ranges, defaults
  * and documentation, and README.md has the same table. '-' and '_' are the
  * same in a key. Values: numbers as C writes them; sizes in bytes, with k,
@@ -133,7 +134,7 @@ typedef struct glance_option_info {
                              built against an older header still works */
     const char *key;      /* "gce.alpha" */
     const char *alias;    /* an older flag's name ("alpha"); NULL: none */
-    const char *group;    /* "page", "auto", or a method's name */
+    const char *group;    /* "page", or a method's name */
     const char *type;     /* "on|off", "integer", "count", "number", "seconds",
                              "WxH", "name", "text" */
     const char *def;      /* the default as text; NULL: none (unset) */
@@ -234,8 +235,8 @@ const char *glance_result_xpath(const glance_result *res);
 const char *glance_result_tag(const glance_result *res);
 glance_box glance_result_box(const glance_result *res);
 
-/* The method that answered ("gce", "bte", ...: auto's answer is one of
- * theirs); NULL when none did. */
+/* The method that answered ("score" for auto, "gce", "classic", ...); NULL
+ * when none did. */
 const char *glance_result_method(const glance_result *res);
 
 /* Why no main content was found; NULL when it was. */
@@ -250,8 +251,8 @@ typedef struct glance_timings {
     double parse_ms;   /* HTML and CSS parse, style resolution */
     double layout_ms;  /* layout and building the document tree */
     double extract_ms; /* choosing the content on the laid-out tree: every
-                          method that ran (auto runs GCE and BTE), auto's
-                          checks and trim, the clean-up and serialising the
+                          method that ran (auto's scorer runs the others as
+                          its votes), the clean-up and serialising the
                           answer */
     double total_ms;   /* the whole call, input checks and fetching included */
     double fetch_ms;   /* the page and its stylesheets from the network */

@@ -120,26 +120,6 @@ char *json_build(const glance_result *res)
         json_object_object_add(g, "unused", json_object_new_int64((int64_t)res->geometry.unused));
         json_object_object_add(o, "geometry", g);
     }
-    const auto_info *ai = &res->autoinfo;
-    if (ai->checked) {
-        json_object *a = json_object_new_object();
-        json_object_object_add(a, "gce_words", json_object_new_int64(ai->gce_words));
-        json_object_object_add(a, "bte_words", json_object_new_int64(ai->bte_words));
-        json_object_object_add(a, "min_share", json_object_new_double(ai->params.min_share));
-        json_object_object_add(a, "gce_overruled", json_object_new_boolean(ai->overruled));
-        if (ai->why)
-            json_object_object_add(a, "why", json_object_new_string(ai->why));
-        json_object_object_add(o, "auto", a);
-    }
-    if (ai->trim_ran) {
-        /* auto: GCE's node kept to its dense stretches (pipeline.c). */
-        json_object *a = json_object_new_object();
-        json_object_object_add(a, "trimmed", json_object_new_boolean(ai->trimmed));
-        json_object_object_add(a, "words", json_object_new_int64(ai->trim_words));
-        json_object_object_add(a, "stretch_share", json_object_new_double(ai->params.stretch_share));
-        json_object_object_add(a, "min_share", json_object_new_double(ai->params.trim_min_share));
-        json_object_object_add(o, "auto_trim", a);
-    }
     jmethods(o, res);
 
     /* Where the page came from: its URL, charset and remote stylesheets. */

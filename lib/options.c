@@ -77,17 +77,17 @@ static const base_param core_table[] = {
 #define N_CORE (sizeof core_table / sizeof core_table[0])
 
 /* The rows in the order glance_option_describe lists them: "method", the
- * page's, auto's, then each method's. A row is found as a table and the
- * block its offsets point into. */
+ * page's, then each method's. A row is found as a table and the block its
+ * offsets point into. */
 typedef struct row {
     const base_param *p;
     const char *group;
-    int table; /* -2: method, -1: core, -3: auto, else the registry's index */
+    int table; /* -2: method, -1: core, else the registry's index */
 } row;
 
 static size_t n_rows(void)
 {
-    size_t n = 1 + N_CORE + auto_n_params;
+    size_t n = 1 + N_CORE;
     for (size_t i = 0; i < methods_count; i++)
         n += methods_all[i]->n_params;
     return n;
@@ -105,11 +105,6 @@ static int row_at(size_t i, row *r)
         return 0;
     }
     i -= N_CORE;
-    if (i < auto_n_params) {
-        *r = (row){&auto_param_table[i], "auto", -3};
-        return 0;
-    }
-    i -= auto_n_params;
     for (size_t m = 0; m < methods_count; m++) {
         if (i < methods_all[m]->n_params) {
             *r = (row){&methods_all[m]->params[i], methods_all[m]->name, (int)m};
@@ -124,8 +119,6 @@ static void *row_block(glance_options *o, const row *r)
 {
     if (r->table == -1)
         return &o->core;
-    if (r->table == -3)
-        return &o->autop;
     return o->params[r->table];
 }
 
@@ -167,8 +160,7 @@ glance_options *glance_options_new(void)
         return NULL;
     }
     char why[256];
-    int bad = base_params_default(core_table, N_CORE, &o->core, why, sizeof why) ||
-              base_params_default(auto_param_table, auto_n_params, &o->autop, why, sizeof why);
+    int bad = base_params_default(core_table, N_CORE, &o->core, why, sizeof why);
     for (size_t i = 0; !bad && i < methods_count; i++) {
         const method_desc *d = methods_all[i];
         o->params[i] = calloc(1, d->params_size ? d->params_size : 1);
@@ -291,13 +283,9 @@ glance_status glance_options_restrict(glance_options *o, const char *key, const 
     if (!r.p || !(r.p->flags & OPT_LIMIT))
         return glance_options_set(o, key, value);
     /* Parse into a scratch block, then compare: a limit may only go down. */
-    union {
-        options_core core;
-        auto_params autop;
-    } scratch;
+    options_core scratch;
     const void *block = row_block(o, &r);
-    size_t size = r.table == -1 ? sizeof(options_core) : r.table == -3 ? sizeof(auto_params)
-                                                                        : methods_all[r.table]->params_size;
+    size_t size = r.table == -1 ? sizeof(options_core) : methods_all[r.table]->params_size;
     if (size > sizeof scratch)
         return refuse(o, "option '%s': %s", r.p->key, "too large a block to compare");
     memcpy(&scratch, block, size);
@@ -361,7 +349,7 @@ glance_status glance_option_describe(int i, glance_option_info *info)
         full.key = "method";
         full.type = "name";
         full.def = "auto";
-        full.doc = "what answers: auto (glance's policy over the methods), all (auto, and every "
+        full.doc = "what answers: auto (glance's scorer, score), all (auto, and every "
                    "method's own answer in the JSON), or one method alone";
     } else {
         const base_param *p = r.p;
@@ -415,8 +403,8 @@ const char *glance_method_name(int i)
 const char *glance_method_doc(int i)
 {
     if (i == 0)
-        return "GCE, weighed against BTE (BTE answers when GCE finds nothing, far less text, or a "
-               "footer), its answer kept to the running text; the default";
+        return "glance's scorer (score), the default: every block of the laid-out page weighed "
+               "with the other methods' answers as votes";
     if (i > 0 && (size_t)i <= methods_count)
         return methods_all[i - 1]->doc;
     return (size_t)i == methods_count + 1

@@ -1,7 +1,7 @@
 /* lib/: the options behind the opaque glance_options.
  *
  * Every option is a row of a parameter table (base/param.h): the page's
- * own (window, limits, network: core_table here), auto's (lib/auto.h) and
+ * own (window, limits, network: core_table here) and
  * each method's (methods/: its descriptor's table, its block of
  * params_size bytes here). The defaults, the checks, glance_options_set and
  * _get, glance_option_describe (behind --help, the command's flags, serve's
@@ -10,7 +10,7 @@
 #define GLANCE_LIB_OPTIONS_H
 
 #include "glance.h"
-#include "lib/auto.h"
+#include "base/param.h"
 #include "net/net.h"
 #include "render/render.h"
 
@@ -40,7 +40,6 @@ typedef enum options_mode {
 
 struct glance_options {
     options_core core;
-    auto_params autop;
     options_mode mode;
     size_t method;                   /* with OPTIONS_ONE: the registry's index */
     void **params;                   /* one block per method of the registry */

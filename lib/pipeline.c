@@ -7,34 +7,11 @@
 #include <string.h>
 
 #include "base/clock.h"
-#include "base/escape.h"
 #include "lib/geometry.h"
 #include "lib/input.h"
 #include "lib/pipeline.h"
 #include "lib/source.h"
 #include "lib/status.h"
-
-/* auto's parameters. Measured on the benchmark (181 pages): where GCE's
- * text had under 0.3 of BTE's words, GCE's shingle F1 averaged 0.10 and
- * BTE's 0.78 (27 pages); from 0.3 up, GCE was as good or better. Stretch
- * shares 0.1 to 1 give shingle F1 0.939 to 0.942 (0.931 untrimmed); min
- * shares 0.4 to 0.6 the same. */
-const base_param auto_param_table[] = {
-    {"auto.min_share", BASE_PARAM_DOUBLE, offsetof(auto_params, min_share), 0, 1, "0.3",
-     "GCE's answer stands when it holds at least this share of BTE's words (and is no "
-     "footer); below it, BTE answers. 0: never overruled", NULL, 0, "auto_min_share"},
-    {"auto.trim", BASE_PARAM_BOOL, offsetof(auto_params, trim), 0, 0, "on",
-     "keep of GCE's node only the stretches BTE's count of words and tags finds dense "
-     "(bylines, galleries and lists between or around the text go, and figure captions)",
-     NULL, 0, "auto_trim"},
-    {"auto.stretch_share", BASE_PARAM_DOUBLE, offsetof(auto_params, stretch_share), 0, 1, "0.3",
-     "... every stretch scoring at least this share of the best one", NULL, 0,
-     "auto_stretch_share"},
-    {"auto.trim_min_share", BASE_PARAM_DOUBLE, offsetof(auto_params, trim_min_share), 0, 1,
-     "0.5", "... unless that keeps under this share of GCE's words (a table, a list: the node "
-     "stays whole)", NULL, 0, "auto_trim_min_share"},
-};
-const size_t auto_n_params = sizeof auto_param_table / sizeof auto_param_table[0];
 
 /* The budget ------------------------------------------------------------- */
 
@@ -91,6 +68,8 @@ static glance_status run_method(glance_result *res, const glance_options *o, siz
     int rc = d->run(&res->page, options_method_params(o, i), r->state, &r->ans);
     r->ms = base_now_ms() - t0;
     r->ran = 1;
+    if (rc == -2)
+        return GLANCE_ECOSTLY; /* an answer it asked for was stopped: the message is set */
     if (rc < 0)
         return GLANCE_ENOMEM;
     r->found = rc == 0;
@@ -102,14 +81,19 @@ static const method_answer *answer_of(const method_page *pg, const char *name, i
 {
     glance_result *res = pg->pipeline;
     size_t i;
-    if (status)
-        *status = 0;
+    int local;
+    if (!status)
+        status = &local;
+    *status = -1;
     if (!res->running || !methods_find(name, &i))
         return NULL;
     glance_status st = run_method(res, res->running, i);
-    if (st != GLANCE_OK && st != GLANCE_ENOCONTENT && status)
-        *status = -1;
-    return st == GLANCE_OK ? &res->records[i].ans : NULL;
+    if (st == GLANCE_ECOSTLY)
+        *status = -2;
+    if (st != GLANCE_OK && st != GLANCE_ENOCONTENT)
+        return NULL;
+    *status = st == GLANCE_OK ? 0 : 1;
+    return &res->records[i].ans;
 }
 
 /* Method i's answer becomes the result's. */
@@ -123,6 +107,8 @@ static glance_status answer_with(glance_result *res, size_t i)
     res->answered = methods_all[i];
     res->chosen = r->ans.node;
     res->span = r->ans.span;
+    res->picked = r->ans.picked;
+    res->n_picked = r->ans.n_picked;
     res->rule = r->ans.rule;
     res->density = r->ans.density;
     res->xpath = res->chosen ? dom_node_xpath(res->dom, res->chosen) : "";
@@ -151,209 +137,13 @@ static glance_status run_one(glance_result *res, const glance_options *o, size_t
     return st;
 }
 
-/* auto's trim ------------------------------------------------------------- */
-
-typedef struct trim_ctx {
-    const unsigned char *picked; /* text nodes in a dense stretch */
-    unsigned char *shown;        /* elements: 1 picked text below, 2 text but none picked */
-    size_t count;
-    extract_cleaner *cl;
-} trim_ctx;
-
-/* What auto reads as the article's running text: what the clean-up keeps,
- * but no caption (<figcaption> belongs to its picture, and a text answer
- * has no pictures; the HTML keeps the images). */
-static int running_text(const dom_node *n, void *cl)
-{
-    if (n->kind == DOM_ELEMENT && strcmp(n->tag, "figcaption") == 0)
-        return 0;
-    return cl ? extract_cleaner_keep(n, cl) : 1;
-}
-
-/* A text node stays when a dense stretch holds it; an element when it is
- * running text and holds such text, or no text at all (an image). */
-static int trim_keep(const dom_node *n, void *p)
-{
-    const trim_ctx *t = p;
-    if (n->index >= t->count)
-        return 1;
-    if (n->kind == DOM_TEXT)
-        return t->picked[n->index];
-    if (t->shown[n->index] == 2)
-        return 0;
-    return running_text(n, t->cl);
-}
-
-/* BTE's answer without figure captions. */
-static glance_status trim_span(glance_result *res)
-{
-    char *t = extract_span_text_kept(res->span, running_text, res->page.cleaner);
-    if (!t)
-        return GLANCE_ENOMEM;
-    if (!t[0]) {
-        free(t);
-        return GLANCE_OK;
-    }
-    char *h = base_html_paragraphs(t);
-    if (!h) {
-        free(t);
-        return GLANCE_ENOMEM;
-    }
-    free(res->text);
-    free(res->html);
-    res->text = t;
-    res->html = h;
-    return GLANCE_OK;
-}
-
-/* GCE's node kept to the stretches BTE's count finds dense in words
- * (extract_bte_stretches), unless that keeps too little of it. */
-static glance_status trim_node(glance_result *res, const auto_params *a)
-{
-    auto_info *ai = &res->autoinfo;
-    extract_cleaner *cl = res->page.cleaner;
-    extract_span sp;
-    int r = extract_bte_stretches(res->dom, res->chosen, running_text, cl, a->stretch_share, &sp);
-    if (r < 0)
-        return GLANCE_ENOMEM;
-    ai->trim_ran = 1;
-    if (r > 0)
-        return GLANCE_OK;
-    /* Which elements below the node hold picked text, or text but none
-     * picked: bottom up over the node's subtree (its pre-order indices run
-     * on from its own). */
-    size_t count = sp.n_picked, top = res->chosen->index;
-    trim_ctx t = {sp.picked, calloc(count ? count : 1, 1), count, cl};
-    const dom_node **order = calloc(count ? count : 1, sizeof *order);
-    char *text = NULL, *html = NULL;
-    glance_status st = GLANCE_ENOMEM;
-    if (!t.shown || !order)
-        goto done;
-    size_t end = top;
-    for (const dom_node *n = res->chosen; n; n = dom_next(n, res->chosen))
-        if (n->index < count) {
-            order[n->index] = n;
-            if (n->index >= end)
-                end = n->index + 1;
-        }
-    for (size_t i = end; i-- > top;) {
-        const dom_node *n = order[i];
-        if (!n || n == res->chosen || !n->parent || dom_node_left_out(n))
-            continue;
-        unsigned char mine = t.shown[i];
-        if (n->kind == DOM_TEXT)
-            mine = !extract_count_chars(n->text, n->text_len) ? 0 : sp.picked[i] ? 1 : 2;
-        unsigned char *up = &t.shown[n->parent->index];
-        if (mine == 1)
-            *up = 1;
-        else if (mine == 2 && *up == 0)
-            *up = 2;
-    }
-    text = dom_to_text_kept(res->chosen, trim_keep, &t, NULL);
-    if (!text)
-        goto done;
-    ai->trim_words = extract_count_words(text, strlen(text));
-    long words = extract_count_words(res->text, strlen(res->text));
-    st = GLANCE_OK;
-    if (!text[0] || (double)ai->trim_words < a->trim_min_share * (double)words)
-        goto done; /* structured content (a table, a list): the node stays whole */
-    if (!(html = dom_to_html_kept(res->chosen, trim_keep, &t, NULL))) {
-        st = GLANCE_ENOMEM;
-        goto done;
-    }
-    free(res->text);
-    free(res->html);
-    res->text = text;
-    res->html = html;
-    text = html = NULL;
-    ai->trimmed = 1;
-done:
-    free(text);
-    free(html);
-    free(t.shown);
-    free(order);
-    extract_span_free(&sp);
-    return st;
-}
-
-/* The answer made the article's running text when auto.trim asks: GCE's
- * node trimmed to its dense stretches, BTE's stretch without captions. */
-static glance_status trim(glance_result *res, const auto_params *a)
-{
-    if (!a->trim)
-        return GLANCE_OK;
-    if (res->answered == &method_bte)
-        return trim_span(res);
-    if (res->answered == &method_gce && res->chosen)
-        return trim_node(res, a);
-    return GLANCE_OK;
-}
-
-/* auto ------------------------------------------------------------------ */
-
-/* 1 when `n` is or lies inside a <footer>: by its HTML meaning never the
- * main content (the clean-up leaves footers out of every answer too). */
-static int in_footer(const dom_node *n)
-{
-    for (; n; n = n->parent)
-        if (n->kind == DOM_ELEMENT && dom_is_tag(n, "footer"))
-            return 1;
-    return 0;
-}
-
-static long words_of(const char *text)
-{
-    return text ? extract_count_words(text, strlen(text)) : 0;
-}
-
-/* GCE first; BTE answers when GCE finds nothing, far less text than BTE
- * (auto.min_share) or a footer; the answer is then kept to the running
- * text (trim). */
+/* auto: glance's scorer, which weighs every block of the page with the
+ * other methods' answers as votes (methods/score.c). */
 static glance_status run_auto(glance_result *res, const glance_options *o)
 {
-    const auto_params *a = &o->autop;
-    auto_info *ai = &res->autoinfo;
-    size_t gi, bi;
-    methods_find(method_gce.name, &gi);
-    methods_find(method_bte.name, &bi);
-    const result_record *g = &res->records[gi], *b = &res->records[bi];
-    res->auto_ran = 1;
-    ai->params = *a;
-
-    glance_status st = run_method(res, o, gi);
-    if (st != GLANCE_OK && st != GLANCE_ENOCONTENT)
-        return st;
-    if (st == GLANCE_OK && a->min_share <= 0) {
-        st = answer_with(res, gi);
-        return st == GLANCE_OK ? trim(res, a) : st;
-    }
-    if (st == GLANCE_OK) {
-        /* Is GCE's answer plausible? Not when BTE finds far more text, nor
-         * when it is a footer. */
-        glance_status bs = run_method(res, o, bi);
-        if (bs != GLANCE_OK && bs != GLANCE_ENOCONTENT)
-            return bs;
-        ai->checked = 1;
-        ai->gce_words = words_of(g->ans.text);
-        ai->bte_words = b->found ? words_of(b->ans.text) : 0;
-        int footer = in_footer(g->ans.node);
-        if (ai->gce_words >= a->min_share * (double)ai->bte_words && !footer) {
-            st = answer_with(res, gi);
-            return st == GLANCE_OK ? trim(res, a) : st;
-        }
-        ai->overruled = 1;
-        ai->why = footer ? "in a <footer>" : "under min_share of BTE's words";
-    }
-    /* GCE found nothing, or was overruled: BTE decides (DESIGN.md,
-     * Fallbacks). */
-    st = run_method(res, o, bi);
-    if (st == GLANCE_OK) {
-        st = answer_with(res, bi);
-        return st == GLANCE_OK ? trim(res, a) : st;
-    }
-    if (st != GLANCE_ENOCONTENT)
-        return st;
-    return g->found ? no_content(res, b->ans.why, NULL) : no_content(res, g->ans.why, b->ans.why);
+    size_t i;
+    methods_find(method_score.name, &i);
+    return run_one(res, o, i);
 }
 
 /* all: every method on its own, its answer kept in its record; then auto

@@ -66,9 +66,10 @@ void result_forget_run(glance_result *res)
     res->chosen = NULL;
     res->xpath = NULL;
     res->span = NULL;
+    res->picked = NULL;
+    res->n_picked = 0;
     res->rule = NULL;
-    res->auto_ran = res->all_ran = 0;
-    memset(&res->autoinfo, 0, sizeof res->autoinfo);
+    res->all_ran = 0;
 }
 
 void glance_result_free(glance_result *res)

@@ -5,7 +5,6 @@
 #define GLANCE_LIB_RESULT_H
 
 #include "glance.h"
-#include "lib/auto.h"
 #include "lib/input.h"
 #include "methods/method.h"
 #include "net/net.h"
@@ -41,13 +40,12 @@ struct glance_result {
     const dom_node *chosen;
     const char *xpath;     /* in the dom's arena */
     const extract_span *span; /* the span it came from; NULL for an element */
+    const unsigned char *picked; /* or the text nodes it is made of (n_picked flags) */
+    size_t n_picked;
     char *text, *html;
     const char *rule;      /* the rule that chose the element, when one did */
     double density;
-    /* The compositions (pipeline.c). */
-    int auto_ran;
-    auto_info autoinfo;
-    int all_ran;           /* --method all: every record is a method's own answer */
+    int all_ran;           /* --method all ran every method */           /* --method all: every record is a method's own answer */
     char *json;            /* built on first request */
     glance_timings timings;
     /* Where the page came from (net/) */

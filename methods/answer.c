@@ -137,6 +137,59 @@ done:
     return rc;
 }
 
+typedef struct members_walk {
+    dom_keep_fn keep;
+    void *ctx;
+    unsigned char *member;
+    size_t count;
+} members_walk;
+
+static int members_enter(void *p, const dom_node *n)
+{
+    members_walk *w = p;
+    if (dom_node_left_out(n) || (w->keep && !w->keep(n, w->ctx)))
+        return 0;
+    if (n->kind == DOM_TEXT && n->index < w->count)
+        w->member[n->index] = 1;
+    return 1;
+}
+
+static void members_leave(void *p, const dom_node *n)
+{
+    (void)p;
+    (void)n;
+}
+
+int method_members(const dom_node *top, dom_keep_fn keep, void *ctx, unsigned char *member,
+                   size_t count)
+{
+    members_walk w = {keep, ctx, member, count};
+    /* The top itself is never turned down (dom_to_text_kept starts below it). */
+    for (const dom_node *c = top->first_child; c; c = c->next)
+        dom_walk(c, members_enter, members_leave, &w);
+    return 0;
+}
+
+int method_members_span(const extract_span *sp, dom_keep_fn keep, void *ctx,
+                        unsigned char *member, size_t count)
+{
+    if (!sp || !sp->first)
+        return 0;
+    const dom_node *holder = extract_span_holder(sp);
+    for (const dom_node *n = sp->first; n; n = dom_next(n, NULL)) {
+        if (n->kind == DOM_TEXT && n->index < count && !dom_node_left_out(n) &&
+            (!sp->picked || (n->index < sp->n_picked && sp->picked[n->index]))) {
+            int in = 1;
+            for (const dom_node *a = n; in && a && a != holder; a = a->parent)
+                in = !keep || keep(a, ctx);
+            member[n->index] = (unsigned char)in;
+        }
+        if (n == sp->last)
+            break;
+    }
+    return 0;
+}
+
 struct json_object *method_json_str(const char *s)
 {
     return s ? json_object_new_string(s) : NULL;

@@ -40,9 +40,10 @@ struct method_page {
     int window_w, window_h;   /* the window the page was laid out in */
     extract_cleaner *cleaner; /* the clean-up inside an answer; NULL: off */
     /* Another method's answer on this page, run on first asking (a method
-     * may weigh the others' answers, as the default scorer does): NULL
-     * when it found nothing; *status (when not NULL) -1 out of memory or
-     * over the time budget, else 0. Set by the pipeline. */
+     * may weigh the others' answers, as the default scorer does). *status:
+     * 0 it answered, 1 it found nothing (the answer's why says why); NULL
+     * with *status -1 out of memory, -2 over the time budget (the run must
+     * then return the same). Set by the pipeline. */
     const struct method_answer *(*answer_of)(const method_page *pg, const char *name,
                                              int *status);
     void *pipeline;           /* what answer_of reads */
@@ -56,6 +57,10 @@ typedef struct method_answer {
                                  the span; NULL when none */
     const extract_span *span; /* the span the text came from (in the method's
                                  state); NULL for an element's answer */
+    const unsigned char *picked; /* or: the text nodes it is made of, by dom
+                                 index (n_picked flags, in the method's state);
+                                 NULL when node or span says */
+    size_t n_picked;
     char *text, *html;        /* malloc'd; NULL when none */
     const char *rule;         /* the rule that chose the element ("tag", "attr",
                                  "diff" for GCE); NULL: none to tell */
@@ -84,6 +89,15 @@ int method_answer_span(const method_page *pg, const extract_span *span, method_a
 int method_answer_picked(const method_page *pg, const dom_node *top, const unsigned char *picked,
                          size_t count, method_answer *a);
 
+/* The text nodes a walk of `top` with `keep` reaches (what dom_to_text_kept
+ * gives the text of): member[index] set to 1 for each, count flags. 0. */
+int method_members(const dom_node *top, dom_keep_fn keep, void *ctx, unsigned char *member,
+                   size_t count);
+/* The same for a span's text nodes (its picked ones), `keep` read on the
+ * ancestors below the span's holder as extract_span_text_kept does. 0. */
+int method_members_span(const extract_span *span, dom_keep_fn keep, void *ctx,
+                        unsigned char *member, size_t count);
+
 /* The answer of a method that looked for a span: `r` as the extract_*
  * functions return it (0 found, 1 none, with span->failure, -1 out of
  * memory); when nothing is found, out->why is "TITLE: reason". 0, 1, -1
@@ -107,8 +121,9 @@ typedef struct method_desc {
     size_t state_size;
     void (*state_free)(void *state);
     /* Runs the method on the page: 0 answered (out's text non-empty), 1
-     * found nothing (out->why), -1 out of memory. `params` is a block of
-     * params_size bytes. */
+     * found nothing (out->why), -1 out of memory, -2 stopped by the time
+     * budget (an answer it asked for through answer_of). `params` is a
+     * block of params_size bytes. */
     int (*run)(const method_page *pg, const void *params, void *state, method_answer *out);
     /* Its details in the JSON (json-c): what it saw and why it chose; NULL
      * when it has none. */
@@ -125,8 +140,8 @@ extern const size_t methods_count;
 const method_desc *methods_find(const char *name, size_t *index);
 
 /* The descriptors lib/ names itself: GCE (the shot draws its reasoning)
- * and BTE (auto weighs GCE's answer against it). */
-extern const method_desc method_gce, method_bte;
+ * and the scorer (auto is the scorer). */
+extern const method_desc method_gce, method_score;
 
 /* GCE's state: the parameters it ran with (the window set from the page)
  * and all it saw. */

@@ -4,6 +4,7 @@
  * of the papers' methods, as votes, by a forest of trees fitted offline on
  * the development corpora (score_model.c, tools/fit/); the blocks scored
  * content make the answer, in the page's order. */
+#define _GNU_SOURCE /* qsort_r */
 #include <json-c/json.h>
 #include <math.h>
 #include <stddef.h>
@@ -16,9 +17,22 @@
 #include "methods/score_model.h"
 
 /* The methods whose answers are votes, in the order of their features. */
-static const char *const voters[] = {"gce", "bte", "nodechar", "xpath", "danag"};
+static const char *const voters[] = {"gce", "bte", "nodechar", "xpath", "danag", "classic"};
 #define N_VOTES (sizeof voters / sizeof voters[0])
-#define N_FEATURES (EXTRACT_N_FEATURES + N_VOTES)
+/* Stage two reads, beside the block's own features and votes, what stage
+ * one made of its neighbours and of the page: blocks are read in their
+ * context, as a reader reads a paragraph among paragraphs. */
+static const char *const context_names[] = {
+    "p1", "p1_prev", "p1_next", "p1_near3", "p1_near10", "p1_page", "p1_max", "p1_rank",
+    "p1_before", "p1_content_share", "p1_container", "p1_a1", "p1_a2", "p1_a3",
+    "p1_in_root", "p1_root_depth"};
+#define N_CONTEXT (sizeof context_names / sizeof context_names[0])
+#define N_STAGE1 (EXTRACT_N_FEATURES + N_VOTES)
+#define N_FEATURES (N_STAGE1 + N_CONTEXT)
+
+/* Characters the blocks scored as content must hold between them to be an
+ * answer of their own (a headline and a date are not). */
+#define SCORE_MIN_CHARS 80
 
 typedef struct params {
     double threshold; /* a block is content at this probability */
@@ -40,6 +54,7 @@ typedef struct state {
     float *p; /* the probability of each block */
     size_t picked;
     int features;
+    int fallback; /* no block scored: the classic answer stands */
 } state;
 
 static void state_free(void *st)
@@ -55,7 +70,10 @@ static void mark_answer(const method_answer *a, unsigned char *member, size_t co
 {
     if (!a)
         return;
-    if (a->span && a->span->first) {
+    if (a->picked) {
+        for (size_t i = 0; i < count && i < a->n_picked; i++)
+            member[i] = a->picked[i];
+    } else if (a->span && a->span->first) {
         const extract_span *sp = a->span;
         for (const dom_node *n = sp->first; n; n = dom_next(n, NULL)) {
             if (n->kind == DOM_TEXT && n->index < count)
@@ -68,6 +86,124 @@ static void mark_answer(const method_answer *a, unsigned char *member, size_t co
             if (n->kind == DOM_TEXT && n->index < count)
                 member[n->index] = 1;
     }
+}
+
+/* Stage two's context of each block, from stage one's probabilities: the
+ * block's, its neighbours', the blocks near it (weighted by characters),
+ * the page's, its rank, and its container's. Written the same in
+ * tools/fit/fit.py (context()), which fits stage two on them. */
+static int by_p1(const void *a, const void *b, void *p1)
+{
+    const float *p = p1;
+    float x = p[*(const size_t *)a], y = p[*(const size_t *)b];
+    return x < y ? -1 : x > y;
+}
+
+/* The container of block i, or NULL. */
+static const dom_node *container_of(const extract_blocks *b, size_t i)
+{
+    return b->v[i].container;
+}
+
+static size_t slot(const dom_node *n, size_t count)
+{
+    return n && n->index < count ? n->index : count;
+}
+
+static int context(const extract_blocks *b, const float *p1, float *f, size_t stride,
+                   size_t count)
+{
+    size_t n = b->n;
+    size_t *order = malloc(n * sizeof *order);
+    /* Per element: stage one's probability times characters, characters,
+     * and (p1 - 0.5) times characters, over the blocks below it. */
+    double *cs = calloc(count + 1, sizeof *cs), *cw = calloc(count + 1, sizeof *cw),
+           *gain = calloc(count + 1, sizeof *gain);
+    if (!order || !cs || !cw || !gain) {
+        free(order);
+        free(cs);
+        free(cw);
+        free(gain);
+        return -1;
+    }
+    double page = 0, chars = 0, maxp = 0, over = 0, cum = 0;
+    for (size_t i = 0; i < n; i++) {
+        double c = (double)b->v[i].counts.chars;
+        page += p1[i] * c;
+        chars += c;
+        maxp = p1[i] > maxp ? p1[i] : maxp;
+        over += p1[i] >= 0.5f;
+        for (const dom_node *a = container_of(b, i); a; a = a->parent) {
+            size_t k = slot(a, count);
+            cs[k] += p1[i] * c;
+            cw[k] += c;
+            gain[k] += (p1[i] - 0.5) * c;
+        }
+        if (!container_of(b, i)) {
+            cs[count] += p1[i] * c;
+            cw[count] += c;
+        }
+        order[i] = i;
+    }
+    /* The content's root: the element under which the blocks scored
+     * content outweigh the others most. */
+    const dom_node *root = NULL;
+    double best = 0;
+    for (size_t i = 0; i < n; i++)
+        for (const dom_node *a = container_of(b, i); a; a = a->parent)
+            if (gain[slot(a, count)] > best) {
+                best = gain[slot(a, count)];
+                root = a;
+            }
+    /* The rank of each block's probability: how many score lower. */
+    qsort_r(order, n, sizeof *order, by_p1, (void *)p1);
+    for (size_t r = 0, below = 0; r < n; r++) {
+        if (r > 0 && p1[order[r]] > p1[order[r - 1]])
+            below = r;
+        f[order[r] * stride + N_STAGE1 + 7] = n > 1 ? (float)below / (float)(n - 1) : 0;
+    }
+    for (size_t i = 0; i < n; i++) {
+        float *x = f + i * stride + N_STAGE1;
+        x[0] = p1[i];
+        x[1] = i > 0 ? p1[i - 1] : 0;
+        x[2] = i + 1 < n ? p1[i + 1] : 0;
+        for (int k = 0; k < 2; k++) {
+            size_t r = k ? 10 : 3, lo = i > r ? i - r : 0, hi = i + r + 1 < n ? i + r + 1 : n;
+            double s = 0, w = 0;
+            for (size_t j = lo; j < hi; j++) {
+                s += p1[j] * (double)b->v[j].counts.chars;
+                w += (double)b->v[j].counts.chars;
+            }
+            x[3 + k] = w > 0 ? (float)(s / w) : 0;
+        }
+        x[5] = chars > 0 ? (float)(page / chars) : 0;
+        x[6] = (float)maxp;
+        cum += p1[i] * (double)b->v[i].counts.chars;
+        x[8] = page > 0 ? (float)(cum / page) : 0;
+        x[9] = (float)(over / (double)n);
+        const dom_node *c = container_of(b, i);
+        size_t ci = slot(c, count);
+        x[10] = cw[ci] > 0 ? (float)(cs[ci] / cw[ci]) : 0;
+        const dom_node *a = c ? c->parent : NULL;
+        for (int l = 0; l < 3; l++) {
+            size_t ai = slot(a, count);
+            x[11 + l] = a && cw[ai] > 0 ? (float)(cs[ai] / cw[ai]) : x[5];
+            a = a ? a->parent : NULL;
+        }
+        int under = 0, depth = 0;
+        for (const dom_node *u = c; u && root; u = u->parent, depth++)
+            if (u == root) {
+                under = 1;
+                break;
+            }
+        x[14] = (float)under;
+        x[15] = under ? (float)depth / 10.0f : -1.0f;
+    }
+    free(order);
+    free(cs);
+    free(cw);
+    free(gain);
+    return 0;
 }
 
 static double model_score(const score_model *m, const float *f)
@@ -88,7 +224,10 @@ static int run(const method_page *pg, const void *pp, void *st, method_answer *o
 {
     const params *pa = pp;
     state *s = st;
-    const score_model *m = &score_model_default;
+    const score_model *m = &score_model_default, *m2 = &score_model_stage2;
+    const method_answer *classic = NULL;
+    long picked_chars = 0, picked_links = 0;
+    char classic_why[sizeof out->why] = "";
     s->features = pa->features;
     if (extract_blocks_make(pg->dom, &s->blocks) != 0)
         return -1;
@@ -109,10 +248,20 @@ static int run(const method_page *pg, const void *pp, void *st, method_answer *o
         goto done;
     /* The votes: the share of each block's characters in each answer. */
     for (size_t v = 0; v < N_VOTES; v++) {
-        int vst = 0;
+        int vst = -1;
         const method_answer *a = pg->answer_of ? pg->answer_of(pg, voters[v], &vst) : NULL;
+        if (vst == -2) {
+            rc = -2; /* the time budget ran out */
+            goto done;
+        }
         memset(member, 0, count);
-        mark_answer(a, member, count);
+        if (vst == 0)
+            mark_answer(a, member, count);
+        if (v + 1 == N_VOTES) {
+            classic = vst == 0 ? a : NULL;
+            if (vst == 1 && a)
+                snprintf(classic_why, sizeof classic_why, "%s", a->why);
+        }
         for (size_t i = 0; i < b->n; i++) {
             const extract_block *k = &b->v[i];
             long in = 0, all = 0;
@@ -125,29 +274,63 @@ static int run(const method_page *pg, const void *pp, void *st, method_answer *o
             s->f[i * N_FEATURES + EXTRACT_N_FEATURES + v] = all ? (float)in / (float)all : 0;
         }
     }
-    if (m->n_features != N_FEATURES) {
+    if (m->n_features != N_STAGE1 || (m2->n_trees && m2->n_features != N_FEATURES)) {
         /* The features are there to be fitted on (score.features); no
          * block is scored by a model that reads others. */
         snprintf(out->why, sizeof out->why, "score: the model reads %zu features, not %zu",
-                 m->n_features, (size_t)N_FEATURES);
-        rc = 1;
+                 m->n_features, (size_t)N_STAGE1);
+        rc = context(b, s->p, s->f, N_FEATURES, count) == 0 ? 1 : -1;
         goto done;
     }
-    for (size_t i = 0; i < b->n; i++) {
+    for (size_t i = 0; i < b->n; i++)
         s->p[i] = (float)model_score(m, s->f + i * N_FEATURES);
+    if (context(b, s->p, s->f, N_FEATURES, count) != 0)
+        goto done;
+    for (size_t i = 0; i < b->n; i++) {
+        if (m2->n_trees)
+            s->p[i] = (float)model_score(m2, s->f + i * N_FEATURES);
         if (s->p[i] < pa->threshold)
+            continue;
+        /* The headline is the page's title, which glance gives apart (as
+         * the clean-up does for every method). */
+        const float *fi = s->f + i * N_FEATURES;
+        if (fi[EXTRACT_F_in_title] >= 1 && (fi[EXTRACT_F_tag_h1] || fi[EXTRACT_F_tag_h]) &&
+            b->v[i].counts.chars >= 10)
+            continue;
+        /* Navigation and footers are never the main content by their HTML
+         * meaning (the clean-up's rule too); measured on the development
+         * corpora, leaving them out after the model helps a little. */
+        if (fi[EXTRACT_F_in_nav] || fi[EXTRACT_F_in_footer])
             continue;
         s->picked++;
         const extract_block *k = &b->v[i];
+        picked_chars += k->counts.chars;
+        picked_links += k->link_chars;
         for (size_t t = k->first; t < k->first + k->count; t++)
             if (b->texts[t]->index < count)
                 picked[b->texts[t]->index] = 1;
     }
+    /* Blocks that are mostly links, or a line or two, are no main content
+     * to stand against the classic policy's answer or its reason for
+     * finding none (a site map, a catalogue of links). */
+    if (s->picked && (picked_links * 2 >= picked_chars || picked_chars < SCORE_MIN_CHARS))
+        s->picked = 0;
     const dom_node *top = dom_doc_body(pg->dom) ? dom_doc_body(pg->dom) : dom_doc_root(pg->dom);
     rc = s->picked ? method_answer_picked(pg, top, picked, count, out) : 1;
-    if (rc == 1)
+    if (rc == 1 && classic) {
+        /* No block is main content by the model: the classic policy's
+         * answer stands (a page unlike any it was fitted on). */
+        s->fallback = 1;
+        out->node = classic->node;
+        out->span = classic->span;
+        out->text = strdup(classic->text);
+        out->html = strdup(classic->html);
+        rc = out->text && out->html ? 0 : -1;
+    } else if (rc == 1 && classic_why[0]) {
+        snprintf(out->why, sizeof out->why, "%s", classic_why);
+    } else if (rc == 1) {
         snprintf(out->why, sizeof out->why, "score: no block scored as main content");
-    (void)0;
+    }
 done:
     free(member);
     free(picked);
@@ -156,7 +339,9 @@ done:
 
 static const char *feature_name(size_t i)
 {
-    return i < EXTRACT_N_FEATURES ? extract_feature_names[i] : voters[i - EXTRACT_N_FEATURES];
+    if (i < EXTRACT_N_FEATURES)
+        return extract_feature_names[i];
+    return i < N_STAGE1 ? voters[i - EXTRACT_N_FEATURES] : context_names[i - N_STAGE1];
 }
 
 static json_object *details(const method_page *pg, const void *st)
@@ -166,6 +351,7 @@ static json_object *details(const method_page *pg, const void *st)
     json_object *o = json_object_new_object();
     json_object_object_add(o, "blocks", json_object_new_int64((int64_t)s->blocks.n));
     json_object_object_add(o, "picked", json_object_new_int64((int64_t)s->picked));
+    json_object_object_add(o, "fallback", json_object_new_boolean(s->fallback));
     json_object_object_add(o, "model", method_json_str(m->fitted));
     if (!s->features || !s->f)
         return o;
@@ -180,6 +366,12 @@ static json_object *details(const method_page *pg, const void *st)
         extract_block_text(&s->blocks, &s->blocks.v[i], &text);
         json_object_object_add(j, "text", json_object_new_string(text.data ? text.data : ""));
         json_object_object_add(j, "p", json_object_new_double(s->p[i]));
+        const dom_node *c = s->blocks.v[i].container;
+        json_object_object_add(j, "container", json_object_new_int64(c ? (int64_t)c->index : -1));
+        json_object *path = json_object_new_array();
+        for (const dom_node *a = c; a; a = a->parent)
+            json_object_array_add(path, json_object_new_int64((int64_t)a->index));
+        json_object_object_add(j, "path", path);
         for (size_t k = 0; k < N_FEATURES; k++)
             json_object_array_add(f, json_object_new_double(s->f[i * N_FEATURES + k]));
         json_object_object_add(j, "f", f);

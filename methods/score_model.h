@@ -27,6 +27,9 @@ typedef struct score_model {
     const char *fitted;          /* how and on what it was fitted, one line */
 } score_model;
 
-extern const score_model score_model_default;
+/* Stage one reads the blocks' own features and the votes; stage two those
+ * and stage one's context (methods/score.c); a stage two of no trees is
+ * skipped. */
+extern const score_model score_model_default, score_model_stage2;
 
 #endif

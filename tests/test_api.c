@@ -45,10 +45,37 @@ static glance_status run(const char *html, size_t len, const glance_options *opt
     return st;
 }
 
+/* What the default gives a reader: the article's paragraphs, without the
+ * navigation above it and the link below it. */
 static void finds_article(void **state)
 {
     glance_result *res;
     assert_int_equal(run(ARTICLE_PAGE, strlen(ARTICLE_PAGE), NULL, &res), GLANCE_OK);
+    assert_string_equal(glance_result_title(res), "A small page");
+    const char *text = glance_result_text(res);
+    assert_non_null(strstr(text, "After a week of heavy rain"));
+    assert_non_null(strstr(text, "Residents along the lower bank"));
+    assert_non_null(strstr(text, "mill museum"));
+    assert_null(strstr(text, "Contact"));
+    assert_null(strstr(text, "Sport"));
+    assert_null(strstr(text, "Home"));
+    const char *html = glance_result_html(res);
+    assert_non_null(strstr(html, "<p>After a week of heavy rain"));
+    assert_null(strstr(html, "Contact"));
+    glance_timings t = glance_result_timings(res);
+    assert_true(t.parse_ms > 0 && t.layout_ms > 0 && t.extract_ms > 0);
+    assert_true(t.total_ms >= t.parse_ms + t.layout_ms + t.extract_ms);
+    assert_true(t.fetch_ms >= 0 && t.fetch_ms <= t.total_ms); /* no stylesheet to fetch */
+    glance_result_free(res);
+}
+
+/* The classic policy answers with GCE's <article>: its node, its box
+ * (700px, centred) and its headline. */
+static void classic_finds_article(void **state)
+{
+    glance_options *opt = OPTS("method=classic");
+    glance_result *res;
+    assert_int_equal(run(ARTICLE_PAGE, strlen(ARTICLE_PAGE), opt, &res), GLANCE_OK);
     assert_string_equal(glance_result_title(res), "A small page");
     assert_string_equal(glance_result_tag(res), "article");
     assert_string_equal(glance_result_xpath(res), "/html[1]/body[1]/article[1]");
@@ -61,17 +88,15 @@ static void finds_article(void **state)
     glance_box b = glance_result_box(res);
     assert_true(b.w == 700);
     assert_true(b.x == (1920 - 700) / 2.0);
-    glance_timings t = glance_result_timings(res);
-    assert_true(t.parse_ms > 0 && t.layout_ms > 0 && t.extract_ms > 0);
-    assert_true(t.total_ms >= t.parse_ms + t.layout_ms + t.extract_ms);
-    assert_true(t.fetch_ms >= 0 && t.fetch_ms <= t.total_ms); /* no stylesheet to fetch */
     glance_result_free(res);
+    glance_options_free(opt);
 }
 
 static void json_carries_reasoning(void **state)
 {
+    glance_options *opt = OPTS("method=classic");
     glance_result *res;
-    assert_int_equal(run(ARTICLE_PAGE, strlen(ARTICLE_PAGE), NULL, &res), GLANCE_OK);
+    assert_int_equal(run(ARTICLE_PAGE, strlen(ARTICLE_PAGE), opt, &res), GLANCE_OK);
     json_object *o = json_tokener_parse(glance_result_json(res)), *v, *g, *w;
     assert_non_null(o);
     assert_true(json_object_object_get_ex(o, "title", &v));
@@ -105,6 +130,7 @@ static void json_carries_reasoning(void **state)
     assert_false(json_object_object_get_ex(v, "gce", &w)); /* "extract" since 0.2 */
     json_object_put(o);
     glance_result_free(res);
+    glance_options_free(opt);
 }
 
 static void empty_input(void **state)
@@ -235,10 +261,13 @@ static void utf16_with_bom(void **state)
         u16[2 + 2 * i] = ARTICLE_PAGE[i];
         u16[3 + 2 * i] = 0;
     }
+    /* Read right, the page is the one GCE answers with its <article>. */
+    glance_options *opt = OPTS("method=classic");
     glance_result *res;
-    assert_int_equal(run(u16, 2 + 2 * len, NULL, &res), GLANCE_OK);
+    assert_int_equal(run(u16, 2 + 2 * len, opt, &res), GLANCE_OK);
     assert_string_equal(glance_result_xpath(res), "/html[1]/body[1]/article[1]");
     glance_result_free(res);
+    glance_options_free(opt);
     free(u16);
 }
 
@@ -266,7 +295,9 @@ static void bad_options(void **state)
     OPTS_REFUSED(opt, "gce.alpha", "two", "gce.alpha");
     OPTS_REFUSED(opt, "window", "800", "window");
     OPTS_REFUSED(opt, "cleanup", "maybe", "cleanup");
-    /* What was refused left the options as they were: they still work. */
+    /* What was refused left the options as they were: they still work
+     * (GCE, under the classic policy, still finds the <article>). */
+    OPTS_SET(opt, "method=classic");
     glance_result *res;
     assert_int_equal(run(ARTICLE_PAGE, strlen(ARTICLE_PAGE), opt, &res), GLANCE_OK);
     assert_string_equal(glance_result_tag(res), "article");
@@ -331,26 +362,30 @@ static void no_text_at_all(void **state)
     glance_result_free(res);
 }
 
-/* GCE fails on paragraphs straight in <body>; auto hands the page to BTE,
- * which answers with all of them and says so; gce alone finds nothing. */
-static void auto_falls_back_to_bte(void **state)
+/* GCE fails on paragraphs straight in <body>; the classic policy hands the
+ * page to BTE, which answers with all of them and says so; gce alone finds
+ * nothing. The default answers the page too. */
+static void classic_falls_back_to_bte(void **state)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/gce-fails.html", FIXTURES_DIR);
     glance_options *opt = glance_options_new();
     assert_non_null(opt);
-    OPTS_TEXT(opt, "method", "auto");
+    OPTS_SET(opt, "method=classic");
     glance_result *res;
     assert_int_equal(glance_extract_file(ctx, path, opt, &res), GLANCE_OK);
-    assert_string_equal(glance_result_method(res), "bte");
+    assert_string_equal(glance_result_method(res), "classic");
     const char *text = glance_result_text(res);
     assert_non_null(strstr(text, "Present: eleven members and the secretary."));
     assert_non_null(strstr(text, "Meeting closed at nine."));
     assert_non_null(strstr(glance_result_html(res), "<p>Meeting closed at nine.</p>"));
     assert_string_equal(glance_result_xpath(res), "/html[1]/body[1]");
-    json_object *o = json_tokener_parse(glance_result_json(res)), *m, *b;
+    json_object *o = json_tokener_parse(glance_result_json(res)), *m, *b, *c;
     assert_non_null(o);
     assert_true(json_object_object_get_ex(o, "method", &m));
+    assert_string_equal(json_object_get_string(m), "classic");
+    assert_true(json_object_object_get_ex(o, "classic", &c));
+    assert_true(json_object_object_get_ex(c, "answered", &m));
     assert_string_equal(json_object_get_string(m), "bte");
     assert_true(json_object_object_get_ex(o, "bte", &b));
     json_object_put(o);
@@ -360,29 +395,46 @@ static void auto_falls_back_to_bte(void **state)
     assert_int_equal(glance_extract_file(ctx, path, opt, &res), GLANCE_ENOCONTENT);
     assert_null(glance_result_method(res));
     glance_result_free(res);
-    glance_options_free(opt);
 
-    /* On a page GCE answers, auto is GCE's answer. */
-    assert_int_equal(run(ARTICLE_PAGE, strlen(ARTICLE_PAGE), NULL, &res), GLANCE_OK);
-    assert_string_equal(glance_result_method(res), "gce");
+    /* The default finds the minutes where GCE finds nothing. */
+    OPTS_SET(opt, "method=auto");
+    assert_int_equal(glance_extract_file(ctx, path, opt, &res), GLANCE_OK);
+    text = glance_result_text(res);
+    assert_non_null(strstr(text, "Present: eleven members and the secretary."));
+    assert_non_null(strstr(text, "Meeting closed at nine."));
     glance_result_free(res);
+
+    /* On a page GCE answers, the classic policy's answer is GCE's. */
+    OPTS_SET(opt, "method=classic");
+    assert_int_equal(run(ARTICLE_PAGE, strlen(ARTICLE_PAGE), opt, &res), GLANCE_OK);
+    assert_string_equal(glance_result_method(res), "classic");
+    o = json_tokener_parse(glance_result_json(res));
+    assert_non_null(o);
+    assert_true(json_object_object_get_ex(o, "classic", &c));
+    assert_true(json_object_object_get_ex(c, "answered", &m));
+    assert_string_equal(json_object_get_string(m), "gce");
+    json_object_put(o);
+    glance_result_free(res);
+    glance_options_free(opt);
 }
 
-/* auto weighs GCE's answer against BTE's. On the news fixture, without the
- * clean-up, GCE's story holds 339 words and BTE's stretch 416 (the rail's
- * lists come in too), so GCE stands at the default share (0.3) and is
- * overruled when the share asks for more than 339/416. */
-static void auto_weighs_gce_against_bte(void **state)
+/* The classic policy weighs GCE's answer against BTE's. On the news
+ * fixture, without the clean-up, GCE's story holds 339 words and BTE's
+ * stretch 416 (the rail's lists come in too), so GCE stands at the default
+ * share (0.3) and is overruled when the share asks for more than 339/416. */
+static void classic_weighs_gce_against_bte(void **state)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/news.html", FIXTURES_DIR);
-    glance_options *opt = OPTS("cleanup=off");
-    OPTS_NUMBER(opt, "auto.min_share", 0.3);
+    glance_options *opt = OPTS("cleanup=off", "method=classic");
+    OPTS_NUMBER(opt, "classic.min_share", 0.3);
     glance_result *res;
     assert_int_equal(glance_extract_file(ctx, path, opt, &res), GLANCE_OK);
-    assert_string_equal(glance_result_method(res), "gce");
-    json_object *o = json_tokener_parse(glance_result_json(res)), *a, *g, *b, *ov;
-    assert_true(json_object_object_get_ex(o, "auto", &a));
+    assert_string_equal(glance_result_method(res), "classic");
+    json_object *o = json_tokener_parse(glance_result_json(res)), *a, *g, *b, *ov, *by;
+    assert_true(json_object_object_get_ex(o, "classic", &a));
+    assert_true(json_object_object_get_ex(a, "answered", &by));
+    assert_string_equal(json_object_get_string(by), "gce");
     assert_true(json_object_object_get_ex(a, "gce_words", &g));
     assert_true(json_object_object_get_ex(a, "bte_words", &b));
     assert_true(json_object_object_get_ex(a, "gce_overruled", &ov));
@@ -394,71 +446,90 @@ static void auto_weighs_gce_against_bte(void **state)
 
     char share_text[32];
     snprintf(share_text, sizeof share_text, "%.17g", share + 0.01);
-    assert_int_equal(glance_options_set(opt, "auto.min_share", share_text), GLANCE_OK);
+    assert_int_equal(glance_options_set(opt, "classic.min_share", share_text), GLANCE_OK);
     assert_int_equal(glance_extract_file(ctx, path, opt, &res), GLANCE_OK);
-    assert_string_equal(glance_result_method(res), "bte");
+    assert_string_equal(glance_result_method(res), "classic");
+    o = json_tokener_parse(glance_result_json(res));
+    assert_true(json_object_object_get_ex(o, "classic", &a));
+    assert_true(json_object_object_get_ex(a, "answered", &by));
+    assert_string_equal(json_object_get_string(by), "bte");
+    assert_true(json_object_object_get_ex(a, "gce_overruled", &ov));
+    assert_true(json_object_get_boolean(ov));
+    json_object_put(o);
     assert_non_null(strstr(glance_result_text(res), "The turbines under the old ferry pier"));
     glance_result_free(res);
 
-    OPTS_SET(opt, "auto.min_share=0"); /* never overrule: no BTE run at all */
+    OPTS_SET(opt, "classic.min_share=0"); /* never overrule: no BTE run at all */
     assert_int_equal(glance_extract_file(ctx, path, opt, &res), GLANCE_OK);
-    assert_string_equal(glance_result_method(res), "gce");
+    assert_string_equal(glance_result_method(res), "classic");
     o = json_tokener_parse(glance_result_json(res));
-    assert_false(json_object_object_get_ex(o, "auto", &a) && a);
+    assert_true(json_object_object_get_ex(o, "classic", &a));
+    assert_true(json_object_object_get_ex(a, "answered", &by));
+    assert_string_equal(json_object_get_string(by), "gce");
+    assert_false(json_object_object_get_ex(a, "gce_words", &g));
+    assert_false(json_object_object_get_ex(o, "bte", &b) && b);
     json_object_put(o);
     glance_result_free(res);
 
-    OPTS_REFUSED(opt, "auto.min_share", "1.5", "auto.min_share");
-    OPTS_NUMBER(opt, "auto.min_share", 0);
+    OPTS_REFUSED(opt, "classic.min_share", "1.5", "classic.min_share");
+    OPTS_NUMBER(opt, "classic.min_share", 0);
+    /* The former auto.* keys are gone; the old flag's name stays an alias. */
+    assert_int_equal(glance_options_set(opt, "auto.min_share", "0.3"), GLANCE_EOPTION);
+    OPTS_SET(opt, "auto_min_share=0.4");
+    OPTS_NUMBER(opt, "classic.min_share", 0.4);
     glance_options_free(opt);
 }
 
-/* auto keeps GCE's node to its dense stretches: on the gallery fixture the
- * row of date, time and author above the story and the captions leave;
- * with auto_trim off the answer is GCE's whole node; the JSON says which. */
-static void auto_trims_gce(void **state)
+/* The classic policy keeps GCE's node to its dense stretches: on the
+ * gallery fixture the row of date, time and author above the story and the
+ * captions leave; with classic.trim off the answer is GCE's whole node; the
+ * JSON says which. */
+static void classic_trims_gce(void **state)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/gallery.html", FIXTURES_DIR);
-    glance_options *opt = glance_options_new();
-    assert_non_null(opt);
-    OPTS_TEXT(opt, "auto.trim", "on");
-    OPTS_NUMBER(opt, "auto.stretch_share", 0.3);
-    OPTS_NUMBER(opt, "auto.trim_min_share", 0.5);
+    glance_options *opt = OPTS("method=classic");
+    OPTS_TEXT(opt, "classic.trim", "on");
+    OPTS_NUMBER(opt, "classic.stretch_share", 0.3);
+    OPTS_NUMBER(opt, "classic.trim_min_share", 0.5);
     glance_result *res;
     assert_int_equal(glance_extract_file(ctx, path, opt, &res), GLANCE_OK);
-    assert_string_equal(glance_result_method(res), "gce");
+    assert_string_equal(glance_result_method(res), "classic");
     assert_null(strstr(glance_result_text(res), "Staff reports"));
     assert_null(strstr(glance_result_text(res), "Photo: Dan Reed"));
     assert_null(strstr(glance_result_html(res), "Staff reports"));
     assert_non_null(strstr(glance_result_html(res), "<img"));
-    json_object *o = json_tokener_parse(glance_result_json(res)), *t, *v;
-    assert_true(json_object_object_get_ex(o, "auto_trim", &t));
+    json_object *o = json_tokener_parse(glance_result_json(res)), *c, *t, *v;
+    assert_true(json_object_object_get_ex(o, "classic", &c));
+    assert_true(json_object_object_get_ex(c, "answered", &v));
+    assert_string_equal(json_object_get_string(v), "gce");
+    assert_true(json_object_object_get_ex(c, "trim", &t));
     assert_true(json_object_object_get_ex(t, "trimmed", &v));
     assert_true(json_object_get_boolean(v));
     json_object_put(o);
     glance_result_free(res);
 
-    OPTS_SET(opt, "auto.trim=off");
+    OPTS_SET(opt, "classic.trim=off");
     assert_int_equal(glance_extract_file(ctx, path, opt, &res), GLANCE_OK);
     assert_non_null(strstr(glance_result_text(res), "Staff reports"));
     assert_non_null(strstr(glance_result_text(res), "Photo: Dan Reed"));
     glance_result_free(res);
 
     /* Asking for every stretch to keep more than all the words: never trimmed. */
-    OPTS_SET(opt, "auto.trim=on", "auto.trim_min_share=1");
+    OPTS_SET(opt, "classic.trim=on", "classic.trim_min_share=1");
     assert_int_equal(glance_extract_file(ctx, path, opt, &res), GLANCE_OK);
     assert_non_null(strstr(glance_result_text(res), "Staff reports"));
     glance_result_free(res);
 
-    OPTS_REFUSED(opt, "auto.stretch_share", "2", "auto.stretch_share");
-    OPTS_NUMBER(opt, "auto.stretch_share", 0.3);
+    OPTS_REFUSED(opt, "classic.stretch_share", "2", "classic.stretch_share");
+    OPTS_NUMBER(opt, "classic.stretch_share", 0.3);
     glance_options_free(opt);
 }
 
 static void method_names(void **state)
 {
-    static const char *const names[] = {"auto", "gce", "bte", "nodechar", "xpath", "danag", "score", "all"};
+    static const char *const names[] = {"auto",  "gce",     "bte",   "nodechar", "xpath",
+                                        "danag", "classic", "score", "all"};
     const int n = (int)(sizeof names / sizeof names[0]);
     assert_int_equal(glance_method_count(), n);
     glance_options *opt = glance_options_new();
@@ -875,6 +946,7 @@ int main(void)
         return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(finds_article),
+        cmocka_unit_test(classic_finds_article),
         cmocka_unit_test(json_carries_reasoning),
         cmocka_unit_test(empty_input),
         cmocka_unit_test(binary_input),
@@ -883,9 +955,9 @@ int main(void)
         cmocka_unit_test(invalid_utf8_and_nul),
         cmocka_unit_test(utf16_with_bom),
         cmocka_unit_test(declared_legacy_charsets),
-        cmocka_unit_test(auto_falls_back_to_bte),
-        cmocka_unit_test(auto_weighs_gce_against_bte),
-        cmocka_unit_test(auto_trims_gce),
+        cmocka_unit_test(classic_falls_back_to_bte),
+        cmocka_unit_test(classic_weighs_gce_against_bte),
+        cmocka_unit_test(classic_trims_gce),
         cmocka_unit_test(method_names),
         cmocka_unit_test(bad_options),
         cmocka_unit_test(other_methods),

@@ -3,7 +3,8 @@
  * extract URL). Redirects, a redirect loop, a slow page and a slow
  * stylesheet past a 1 s budget, oversized bodies (declared, undeclared,
  * and a gzip bomb), gzip, a stylesheet that 404s, a stylesheet that moves
- * GCE's choice, the address policy, offline. Nothing leaves the machine. */
+ * GCE's choice (the classic policy's node), the address policy, offline.
+ * Nothing leaves the machine. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -173,10 +174,12 @@ static int teardown(void **state)
     return system(cmd) == 0 ? 0 : -1;
 }
 
-/* Options for the tests: short timeouts, so that nothing waits long. */
+/* Options for the tests: short timeouts, so that nothing waits long, and
+ * the classic policy, whose answer is GCE's node: which node it is (the
+ * promo or the article) tells whether a stylesheet was applied. */
 static glance_options *quick(void)
 {
-    return OPTS("connect_timeout=1", "timeout=3");
+    return OPTS("connect_timeout=1", "timeout=3", "method=classic");
 }
 
 static glance_status fetch(const char *path, const glance_options *o, glance_result **res)
@@ -218,6 +221,16 @@ static void stylesheets_change_the_choice(void **state)
     assert_null(err);
     assert_null(strstr(glance_result_text(res), "newsletter"));
     glance_result_free(res);
+
+    /* The default, too, reads the article and not the promo the stylesheet
+     * hides. */
+    glance_options *dflt = OPTS("connect_timeout=1", "timeout=3");
+    assert_int_equal(fetch("/page.html", dflt, &res), GLANCE_OK);
+    assert_non_null(strstr(glance_result_text(res), "footbridge at the mill"));
+    assert_null(strstr(glance_result_text(res), "newsletter"));
+    assert_null(strstr(glance_result_text(res), "Subscribe today"));
+    glance_result_free(res);
+    glance_options_free(dflt);
 
     /* The same bytes without the network: the promo is what the reader's
      * eye meets, and GCE takes it. */
@@ -503,7 +516,7 @@ static run_out cli(const char *fmt, ...)
 
 static void cli_extract_url(void **state)
 {
-    run_out r = cli("extract --timeout 3 --format json %s/page.html", base);
+    run_out r = cli("extract --timeout 3 --method classic --format json %s/page.html", base);
     assert_int_equal(r.code, 0);
     json_object *j = json_tokener_parse(r.out), *v, *w;
     assert_non_null(j);

@@ -559,7 +559,7 @@ static void test_query_options(void **state)
     assert_int_equal(a.code, 200);
     json_object *o = json_tokener_parse(a.body);
     assert_non_null(o);
-    assert_string_not_equal(json_str(o, "method"), "bte"); /* auto: GCE answers this page */
+    assert_string_equal(json_str(o, "method"), "score"); /* auto: the scorer answers */
     json_object_put(o);
     free(a.body);
     a = get("/extract?url=%s&method=bte&window=1280x1024", u);

@@ -174,11 +174,12 @@ static void png_has_the_requested_size(void **state)
     glance_result_free(res);
 }
 
-/* The bold outline of the answer runs along its box, just outside it. */
+/* The bold outline of the answer runs along its box, just outside it: the
+ * classic policy's answer, GCE's node (the default's is often <body>). */
 static void answer_outline_at_its_box(void **state)
 {
     (void)state;
-    glance_result *res = extract("news.html", 1920, 1080, "auto");
+    glance_result *res = extract("news.html", 1920, 1080, "classic");
     assert_int_equal(glance_result_status(res), GLANCE_OK);
     glance_box b = glance_result_box(res);
     image im = shoot(res, 1, 1, 0), plain = shoot(res, 1, 0, 0);
@@ -218,11 +219,12 @@ static double cell_share(const image *over, const image *under, double cw, doubl
 }
 
 /* Excluded cells are tinted over the page, edge and dense-link cells each
- * in their own colour; kept cells show the page as it is. */
+ * in their own colour; kept cells show the page as it is. (GCE's grid,
+ * drawn over the classic policy's answer.) */
 static void excluded_cells_shaded(void **state)
 {
     (void)state;
-    glance_result *res = extract("news.html", 1920, 1080, "auto");
+    glance_result *res = extract("news.html", 1920, 1080, "classic");
     json_object *j = result_json(res), *grid, *excluded;
     assert_true(json_object_object_get_ex(json_object_object_get(j, "gce"), "grid", &grid));
     double cw = jnum(grid, "cell_w", NULL, NULL), ch = jnum(grid, "cell_h", NULL, NULL);
@@ -269,13 +271,14 @@ static void excluded_cells_shaded(void **state)
     glance_result_free(res);
 }
 
-/* The main content box is full of text on a plain screenshot. */
+/* The main content box (the classic policy's node) is full of text on a
+ * plain screenshot. */
 static void text_inside_the_main_content(void **state)
 {
     (void)state;
     const char *pages[] = {"news.html", "news-ja.html", "news-ko.html", "tall.html"};
     for (size_t p = 0; p < sizeof pages / sizeof pages[0]; p++) {
-        glance_result *res = extract(pages[p], 1920, 1080, "auto");
+        glance_result *res = extract(pages[p], 1920, 1080, "classic");
         assert_int_equal(glance_result_status(res), GLANCE_OK);
         glance_box b = glance_result_box(res);
         image im = shoot(res, 0, 0, 0);

@@ -393,6 +393,25 @@ static int set_base_dir(glance_options *opt, const char *pages_dir)
 }
 
 /* The bench itself, on parsed options. */
+/* How many pages each method answered, in the order glance lists the
+ * methods, those that answered none left out: "gce 2", "score 3" (auto
+ * answers as the scorer, "score"); "none" when no page was answered. */
+static void answered_by(const page_out *out, size_t n, char *buf, size_t cap)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int m = 0; glance_method_name(m); m++) {
+        const char *name = glance_method_name(m);
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++)
+            k += out[i].status == GLANCE_OK && out[i].method && strcmp(out[i].method, name) == 0;
+        if (k && used < cap)
+            used += (size_t)snprintf(buf + used, cap - used, "%s%s %zu", used ? ", " : "", name, k);
+    }
+    if (!buf[0])
+        snprintf(buf, cap, "none");
+}
+
 static int run_bench(glance_options *opt, const char *method, const char *window,
                      const char *pages_dir, const char *truth_path, const char *out_path,
                      const char *score_path, const char *boxes_dir, int fidelity, int jobs)
@@ -438,14 +457,11 @@ static int run_bench(glance_options *opt, const char *method, const char *window
     }
 
     /* Scores in page order, so that --jobs never changes them. */
-    size_t ok = 0, nocontent = 0, errors = 0, unscored = 0, by_gce = 0, by_bte = 0, by_other = 0;
+    size_t ok = 0, nocontent = 0, errors = 0, unscored = 0;
     size_t slowest = 0;
     for (size_t i = 0; i < n; i++) {
         const page_out *o = &run.out[i];
         ok += o->status == GLANCE_OK;
-        by_gce += o->method && strcmp(o->method, "gce") == 0;
-        by_bte += o->method && strcmp(o->method, "bte") == 0;
-        by_other += o->method && strcmp(o->method, "gce") != 0 && strcmp(o->method, "bte") != 0;
         nocontent += o->status == GLANCE_ENOCONTENT;
         errors += o->status != GLANCE_OK && o->status != GLANCE_ENOCONTENT;
         if (o->scored && scores_run_add(&sr, truth, pages[i].id, &o->sc) != 0)
@@ -468,12 +484,10 @@ static int run_bench(glance_options *opt, const char *method, const char *window
     if (boxes_dir)
         printf("boxes: the pages with boxes in %s (%zu without left out), on %s boxes\n", boxes_dir,
                without_boxes, fidelity ? "litehtml's" : "the browser's");
-    char other[64] = "";
-    if (by_other) /* --method nodechar, xpath or danag */
-        snprintf(other, sizeof other, ", %s %zu", method, by_other);
-    printf("answered %zu (gce %zu, bte %zu%s), no main content %zu, errors %zu; scored %zu (%zu "
-           "without truth)\n",
-           ok, by_gce, by_bte, other, nocontent, errors, sr.all.pages, unscored);
+    char by[256];
+    answered_by(run.out, n, by, sizeof by);
+    printf("answered %zu (%s), no main content %zu, errors %zu; scored %zu (%zu without truth)\n",
+           ok, by, nocontent, errors, sr.all.pages, unscored);
     scores_run_print(stdout, &sr);
     double slow_ms = run.out[slowest].total_ms;
     const char *slow_id = pages[slowest].id;

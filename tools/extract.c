@@ -32,8 +32,6 @@ static void usage_extract(FILE *f)
           "--set KEY=VALUE; a switch is --KEY or --no-KEY):\n",
           f);
     cli_options_usage(f, "page");
-    fputs("\nauto:\n", f);
-    cli_options_usage(f, "auto");
     fputs("\nthe methods (each with its paper's values):\n", f);
     cli_options_usage(f, "methods");
     fputs("\nthe network (a URL, and remote stylesheets of any page):\n", f);

@@ -86,7 +86,7 @@ int cli_option(const char *cmd, glance_options *o, int argc, char **argv, int *i
 static const char *group_of(const glance_option_info *info)
 {
     if (strcmp(info->group, "page") != 0)
-        return strcmp(info->group, "auto") == 0 ? "auto" : "methods";
+        return "methods"; /* a method's own, classic's and score's too */
     if (info->flags & GLANCE_OPTION_LIMIT)
         return strcmp(info->key, "timeout") == 0 || strcmp(info->key, "connect_timeout") == 0 ||
                        strcmp(info->key, "max_redirects") == 0

@@ -149,16 +149,89 @@ def load(dump_dir, shared):
                     "site": site(corpus, d["id"], t),
                     "texts": [b["text"] for b in blocks],
                     "X": np.array([b["f"] for b in blocks], dtype=np.float32).reshape(-1, len(names or [0])),
+                    "cont": [b.get("container", i) for i, b in enumerate(blocks)],
+                    "path": [b.get("path") or [] for b in blocks],
                     "y": np.array(label_blocks(blocks, body), dtype=np.int32),
                 })
     return pages, names
 
 
-def stack(pages):
-    X = np.concatenate([p["X"] for p in pages if len(p["texts"])])
+def stack(pages, key):
+    X = np.concatenate([p[key] for p in pages if len(p["texts"])])
     y = np.concatenate([p["y"] for p in pages if len(p["texts"])])
     w = np.concatenate([np.sqrt(np.maximum(1, np.expm1(p["X"][:, 0]))) for p in pages if len(p["texts"])])
     return X, y, w
+
+
+N_CONTEXT = 16  # methods/score.c: context_names
+
+
+def context(page, p1):
+    """Stage two's context of each block from stage one's probabilities,
+    exactly as methods/score.c's context() computes it."""
+    n = len(p1)
+    p1 = np.asarray(p1, dtype=np.float32)
+    chars = np.maximum(0, np.rint(np.expm1(page["X"][:, 0].astype(np.float64))))
+    cont = page["cont"]
+    x = np.zeros((n, N_CONTEXT), dtype=np.float32)
+    if n == 0:
+        return x
+    pc = p1.astype(np.float64) * chars
+    page_sum, total = pc.sum(), chars.sum()
+    x[:, 0] = p1
+    x[1:, 1] = p1[:-1]
+    x[:-1, 2] = p1[1:]
+    for k, r in enumerate((3, 10)):
+        for i in range(n):
+            lo, hi = max(0, i - r), min(n, i + r + 1)
+            w = chars[lo:hi].sum()
+            x[i, 3 + k] = pc[lo:hi].sum() / w if w > 0 else 0
+    x[:, 5] = page_sum / total if total > 0 else 0
+    x[:, 6] = p1.max()
+    order = np.argsort(p1, kind="stable")
+    below = 0
+    ranks = np.zeros(n, dtype=np.float32)
+    for r in range(n):
+        if r > 0 and p1[order[r]] > p1[order[r - 1]]:
+            below = r
+        ranks[order[r]] = below / (n - 1) if n > 1 else 0
+    x[:, 7] = ranks
+    cum = np.cumsum(pc)
+    x[:, 8] = cum / page_sum if page_sum > 0 else 0
+    x[:, 9] = (p1 >= 0.5).sum() / n
+    sums, weights = collections.defaultdict(float), collections.defaultdict(float)
+    for i in range(n):
+        sums[cont[i]] += pc[i]
+        weights[cont[i]] += chars[i]
+    x[:, 10] = [sums[c] / weights[c] if weights[c] > 0 else 0 for c in cont]
+    # Per element of each block's path (container, its parent, ...): the
+    # probability and characters under it, and the gain (p1 - 0.5) x chars.
+    paths = page["path"]
+    es, ew, eg = collections.defaultdict(float), collections.defaultdict(float), collections.defaultdict(float)
+    for i in range(n):
+        for a in paths[i]:
+            es[a] += pc[i]
+            ew[a] += chars[i]
+            eg[a] += (float(p1[i]) - 0.5) * chars[i]
+    root, best = None, 0.0
+    for i in range(n):  # the first element reaching the best gain, in block order
+        for a in paths[i]:
+            if eg[a] > best:
+                best, root = eg[a], a
+    for i in range(n):
+        path = paths[i]
+        if path:  # the blocks under its container, nested ones too
+            x[i, 10] = es[path[0]] / ew[path[0]] if ew[path[0]] > 0 else 0
+        for l in range(3):
+            a = path[l + 1] if len(path) > l + 1 else None
+            x[i, 11 + l] = es[a] / ew[a] if a is not None and ew[a] > 0 else x[i, 5]
+        if root is not None and root in path:
+            x[i, 14] = 1
+            x[i, 15] = path.index(root) / 10.0
+        else:
+            x[i, 14] = 0
+            x[i, 15] = -1
+    return x
 
 
 PARAMS = dict(n_estimators=300, max_depth=6, learning_rate=0.08, subsample=0.8,
@@ -167,11 +240,15 @@ PARAMS = dict(n_estimators=300, max_depth=6, learning_rate=0.08, subsample=0.8,
               n_jobs=2, random_state=1)
 
 
-def fit(pages):
-    X, y, w = stack(pages)
+def fit(pages, key="X1"):
+    X, y, w = stack(pages, key)
     m = xgb.XGBClassifier(**PARAMS)
     m.fit(X, y, sample_weight=w)
     return m
+
+
+def predict(m, page, key):
+    return m.predict_proba(page[key])[:, 1] if len(page["texts"]) else np.zeros(0)
 
 
 def answer(page, probs, threshold):
@@ -190,14 +267,14 @@ def report(pages, probs, threshold, out=sys.stdout):
     return {k: f1_of(v)[0] for k, v in by.items()}
 
 
-def cross_validate(pages, folds):
+def cross_validate(pages, folds, key):
     groups = [p["site"] for p in pages]
     probs = [None] * len(pages)
     for k, (tr, te) in enumerate(GroupKFold(n_splits=folds).split(pages, groups=groups)):
-        m = fit([pages[i] for i in tr])
+        m = fit([pages[i] for i in tr], key)
         for i in te:
-            probs[i] = m.predict_proba(pages[i]["X"])[:, 1] if len(pages[i]["texts"]) else []
-        print(f"fold {k + 1} of {folds} fitted", file=sys.stderr)
+            probs[i] = predict(m, pages[i], key)
+        print(f"{key}: fold {k + 1} of {folds} fitted", file=sys.stderr)
     return probs
 
 
@@ -212,9 +289,9 @@ def best_threshold(pages, probs):
     return best[1]
 
 
-def write_c(model, names, threshold, path, note):
-    # The model as XGBoost saves it: thresholds and leaves as the float32
-    # it compares and adds, so the C table decides as it does.
+def forest(model):
+    """A fitted model's trees as (nodes, roots): the thresholds and leaves as
+    the float32 XGBoost compares and adds, so the C table decides as it does."""
     raw = json.loads(model.get_booster().save_raw("json"))
     trees = raw["learner"]["gradient_booster"]["model"]["trees"]
     nodes, roots = [], []
@@ -228,7 +305,25 @@ def write_c(model, names, threshold, path, note):
                 nodes.append((-1, 0.0, 0, 0, cond[i]))
             else:
                 nodes.append((feat[i], cond[i], off + left[i], off + right[i], 0.0))
-    base = -math.log(threshold / (1 - threshold))  # 0.5 on the logit scale is `threshold`
+    return nodes, roots
+
+
+def write_forest(f, tag, nodes, roots):
+    f.write(f"static const score_node {tag}_nodes[] = {{\n")
+    for feat, thr, left, right, value in nodes:
+        f.write(f"    {{{feat}, {float(np.float32(thr))!r}f, {left}, {right}, {float(np.float32(value))!r}f}},\n")
+    f.write(f"}};\n\nstatic const int32_t {tag}_roots[] = {{\n")
+    for i in range(0, len(roots), 12):
+        f.write("    " + ", ".join(str(r) for r in roots[i:i + 12]) + ",\n")
+    f.write("};\n\n")
+
+
+def write_c(m1, m2, names, n1, threshold, path, note):
+    n1_nodes, n1_roots = forest(m1)
+    n2_nodes, n2_roots = forest(m2)
+    # The answer's cut is at 0.5 (score.threshold): the fitted threshold is
+    # moved into stage two's base on the logit scale.
+    base = -math.log(threshold / (1 - threshold))
     with open(path, "w") as f:
         f.write("/* methods/: the default scorer's model. Written by tools/fit/fit.py: do not\n"
                 " * edit by hand; fit again (tools/fit/README.md). */\n"
@@ -236,15 +331,14 @@ def write_c(model, names, threshold, path, note):
         f.write("static const char *const features[] = {\n")
         for n in names:
             f.write(f'    "{n}",\n')
-        f.write("};\n\nstatic const score_node nodes[] = {\n")
-        for feat, thr, left, right, value in nodes:
-            f.write(f"    {{{feat}, {float(np.float32(thr))!r}f, {left}, {right}, {float(np.float32(value))!r}f}},\n")
-        f.write("};\n\nstatic const int32_t roots[] = {\n")
-        for i in range(0, len(roots), 12):
-            f.write("    " + ", ".join(str(r) for r in roots[i:i + 12]) + ",\n")
         f.write("};\n\n")
+        write_forest(f, "s1", n1_nodes, n1_roots)
+        write_forest(f, "s2", n2_nodes, n2_roots)
         f.write("const score_model score_model_default = {\n"
-                f"    features, {len(names)}, nodes, roots, {len(roots)}, {base!r}f, 0.5f,\n"
+                f"    features, {n1}, s1_nodes, s1_roots, {len(n1_roots)}, 0.0f, 0.5f,\n"
+                f'    "{note}"}};\n\n')
+        f.write("const score_model score_model_stage2 = {\n"
+                f"    features, {len(names)}, s2_nodes, s2_roots, {len(n2_roots)}, {base!r}f, 0.5f,\n"
                 f'    "{note}"}};\n')
 
 
@@ -254,28 +348,38 @@ def main():
     ap.add_argument("--shared", default=os.path.join(os.path.dirname(__file__), "../../../shared/bench"))
     ap.add_argument("--out", help="the C file to write (methods/score_model.c)")
     ap.add_argument("--folds", type=int, default=5)
-    ap.add_argument("--no-cv", action="store_true", help="fit on everything only")
+    ap.add_argument("--save", help="write the cross-validated probabilities (pickle) for study")
     a = ap.parse_args()
     pages, names = load(a.dump, a.shared)
     if not pages or not names:
         sys.exit("fit.py: no pages with features in " + a.dump)
+    n1 = len(names) - N_CONTEXT
+    for p in pages:
+        p["X1"] = p["X"][:, :n1]
     n_blocks = sum(len(p["texts"]) for p in pages)
-    print(f"{len(pages)} pages, {n_blocks} blocks, {len(names)} features, "
+    print(f"{len(pages)} pages, {n_blocks} blocks, {n1} + {N_CONTEXT} features, "
           f"{sum(int(p['y'].sum()) for p in pages)} blocks labelled content")
-    threshold = 0.5
-    if not a.no_cv:
-        probs = cross_validate(pages, a.folds)
-        threshold = best_threshold(pages, probs)
-        print(f"cross-validated ({a.folds} folds by site), threshold {threshold:.2f}:")
-        report(pages, probs, threshold)
-    m = fit(pages)
-    probs = [m.predict_proba(p["X"])[:, 1] if len(p["texts"]) else [] for p in pages]
-    print("fitted on everything (the figures of the pages it was fitted on):")
+    # Stage one out of fold: what stage two is fitted on (stacking).
+    oof = cross_validate(pages, a.folds, "X1")
+    for p, pr in zip(pages, oof):
+        p["X2"] = np.hstack([p["X1"], context(p, pr)]) if len(p["texts"]) else np.zeros((0, len(names)), np.float32)
+    probs = cross_validate(pages, a.folds, "X2")
+    threshold = best_threshold(pages, probs)
+    print(f"stage one, cross-validated ({a.folds} folds by site), threshold 0.5:")
+    report(pages, oof, 0.5)
+    print(f"stage two, cross-validated, threshold {threshold:.2f}:")
     report(pages, probs, threshold)
+    if a.save:
+        import pickle
+        with open(a.save, "wb") as f:
+            pickle.dump({"ids": [(p["corpus"], p["id"]) for p in pages], "oof": oof, "probs": probs,
+                         "threshold": threshold}, f)
+    m1 = fit(pages, "X1")
+    m2 = fit(pages, "X2")
     if a.out:
-        note = (f"gradient-boosted trees ({PARAMS['n_estimators']} of depth {PARAMS['max_depth']}) "
-                f"on {len(pages)} pages of {', '.join(c for c in CORPORA)}; threshold {threshold:.2f}")
-        write_c(m, names, threshold, a.out, note)
+        note = (f"gradient-boosted trees ({PARAMS['n_estimators']} of depth {PARAMS['max_depth']}, "
+                f"two stages) on {len(pages)} pages of {', '.join(CORPORA)}; threshold {threshold:.2f}")
+        write_c(m1, m2, names, n1, threshold, a.out, note)
         print("wrote", a.out)
 
 

@@ -74,8 +74,6 @@ static void usage(FILE *f)
           "\n",
           f);
     cli_options_usage(f, "page");
-    fputs("\nauto:\n", f);
-    cli_options_usage(f, "auto");
     fputs("\nthe methods:\n", f);
     cli_options_usage(f, "methods");
     fputs("\nthe network:\n", f);
