@@ -471,8 +471,13 @@ static void bench_bad_usage(void **state)
         assert_true(strlen(r.err) > 0);
         run_free(&r);
     }
-    /* A folder without pages. */
-    snprintf(args, sizeof args, "bench --pages %s --truth %s", dir, truth);
+    /* A folder without pages, in it or below it (the temporary folder
+     * itself has pages in its subfolders now that bench walks them). */
+    char empty[700], cmd[1600];
+    snprintf(empty, sizeof empty, "%s/empty", dir);
+    snprintf(cmd, sizeof cmd, "mkdir -p %s/sub && echo 'p {}' > %s/sub/style.css", empty, empty);
+    assert_int_equal(system(cmd), 0);
+    snprintf(args, sizeof args, "bench --pages %s --truth %s", empty, truth);
     run_out r = run_in(dir, args);
     assert_int_equal(r.code, 3);
     assert_non_null(strstr(r.err, "no .html"));
