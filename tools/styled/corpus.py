@@ -27,50 +27,57 @@ import sys
 import lxml.html
 
 # Generator, package, the folder of its HTML inside the package (the page
-# ids and the copies keep the paths below it), pages wanted, and the paths
-# (below that folder) that are never candidates: indexes, search pages,
-# listings, source views.
+# ids and the copies keep the paths below it), pages wanted, the paths
+# (below that folder) that are candidates (None: every .html) and the ones
+# that never are: indexes, search pages, listings, source views, redirects.
 PACKAGES = [
     # Sphinx, three themes: alabaster, Read the Docs, Sphinx's own.
-    ("sphinx", "python-requests-doc", "usr/share/doc/python-requests-doc/html", 10,
+    ("sphinx", "python-requests-doc", "usr/share/doc/python-requests-doc/html", 10, None,
      r"^(_sources|_modules|_static)/"),
-    ("sphinx", "python-cryptography-doc", "usr/share/doc/python-cryptography-doc/html", 10,
+    ("sphinx", "python-cryptography-doc", "usr/share/doc/python-cryptography-doc/html", 10, None,
      r"^(_sources|_modules|_static)/"),
-    ("sphinx", "sphinx-doc", "usr/share/doc/sphinx-doc/html", 10,
+    ("sphinx", "sphinx-doc", "usr/share/doc/sphinx-doc/html", 10, None,
      r"^(_sources|_modules|_static)/"),
     # Doxygen: its own manual (pages) and a C++ API (classes).
-    ("doxygen", "doxygen-doc", "usr/share/doc/doxygen/html", 12, r"^examples/"),
-    ("doxygen", "libvips-doc", "usr/share/doc/libvips-doc/html", 12,
-     r"^search/|_source\.html$|^(files|annotated|classes|hierarchy|functions.*|globals.*"
-     r"|namespaces|namespacemembers.*|pages|modules|graph_legend|dir_.*|deprecated|todo)\.html$"),
-    # rustdoc: the crates cargo builds on (syn, quote, serde_derive...).
-    ("rustdoc", "cargo-doc", "usr/share/doc/cargo/doc", 25,
-     r"^(src|implementors)/|^(settings|help|all)\.html$|/all\.html$"),
+    ("doxygen", "doxygen-doc", "usr/share/doc/doxygen/html", 14, None, r"^examples/"),
+    ("doxygen", "libvips-doc", "usr/share/doc/libvips-doc/html", 12, None,
+     r"^search/|_source\.html$|-members\.html$|^(files|annotated|classes|hierarchy|functions.*"
+     r"|globals.*|namespaces|namespacemembers.*|pages|modules|graph_legend|dir_.*|deprecated"
+     r"|todo)\.html$"),
+    # rustdoc: the standard library (not its generated intrinsics and SIMD
+    # pages).
+    ("rustdoc", "rust-doc", "usr/share/doc/rust-doc/html", 25, r"^std/",
+     r"^std/(intrinsics|simd|arch)/|/all\.html$"),
+    # mdBook: the Rust books that rust-doc ships (not the redirects of the
+    # Book's old editions, nor the whole book on one page).
+    ("mdbook", "rust-doc", "usr/share/doc/rust-doc/html", 16, r"^(book|nomicon|reference)/",
+     r"^book/(first-edition|second-edition|2018-edition)/|(^|/)(print|toc)\.html$"),
     # Javadoc (JDK 17's, as Debian 12 builds it).
-    ("javadoc", "junit4-doc", "usr/share/doc/junit4/api", 12, None),
-    ("javadoc", "libjsoup-java-doc", "usr/share/doc/libjsoup-java/api", 12, None),
+    ("javadoc", "junit4-doc", "usr/share/doc/junit4/api", 12, None, r"^src-html/"),
+    ("javadoc", "libjsoup-java-doc", "usr/share/doc/libjsoup-java/api", 12, None, r"^src-html/"),
     # Texinfo (makeinfo --html, split by node).
-    ("texinfo", "m4-doc", "usr/share/doc/m4", 12, None),
-    ("texinfo", "diffutils-doc", "usr/share/doc/diffutils", 12, None),
+    ("texinfo", "m4-doc", "usr/share/doc/m4", 12, None, None),
+    ("texinfo", "diffutils-doc", "usr/share/doc/diffutils", 12, None, None),
     # pandoc (markdown man pages, pandoc's standalone template).
-    ("pandoc", "bup-doc", "usr/share/doc/bup", 22, None),
+    ("pandoc", "bup-doc", "usr/share/doc/bup", 22, None, None),
     # gtk-doc (DocBook XML through gtk-doc's XSL).
-    ("gtk-doc", "libglib2.0-doc", "usr/share/gtk-doc/html", 16, None),
-    ("gtk-doc", "libcairo2-doc", "usr/share/gtk-doc/html/cairo", 8, None),
+    ("gtk-doc", "libglib2.0-doc", "usr/share/gtk-doc/html", 16, None, None),
+    ("gtk-doc", "libcairo2-doc", "usr/share/gtk-doc/html/cairo", 8, None, None),
     # gi-docgen (GObject introspection data).
-    ("gi-docgen", "libpango1.0-doc", "usr/share/doc/libpango1.0-doc/reference", 20, None),
+    ("gi-docgen", "libpango1.0-doc", "usr/share/doc/libpango1.0-doc/reference", 20, None, None),
     # DocBook XSL (the DocBook stylesheets' own reference).
-    ("docbook", "docbook-xsl-doc-html", "usr/share/doc/docbook-xsl-doc-html/doc", 20, None),
+    ("docbook", "docbook-xsl-doc-html", "usr/share/doc/docbook-xsl-doc-html/doc", 20, None, None),
     # Haddock (Haskell modules).
-    ("haddock", "libghc-aeson-doc", "usr/share/doc/libghc-aeson-doc/html", 6, r"^src/"),
+    ("haddock", "libghc-aeson-doc", "usr/share/doc/libghc-aeson-doc/html", 6, None, r"^src/"),
     ("haddock", "libghc-optparse-applicative-doc",
-     "usr/share/doc/libghc-optparse-applicative-doc/html", 6, r"^src/"),
-    ("haddock", "libghc-megaparsec-doc", "usr/share/doc/libghc-megaparsec-doc/html", 6, r"^src/"),
+     "usr/share/doc/libghc-optparse-applicative-doc/html", 6, None, r"^src/"),
+    ("haddock", "libghc-megaparsec-doc", "usr/share/doc/libghc-megaparsec-doc/html", 6, None,
+     r"^src/"),
 ]
 
 # Packages that hold what the pages' links point at, unpacked beside them
 # and never sampled.
-SUPPORT = ["sphinx-rtd-theme-common"]
+SUPPORT = ["sphinx-rtd-theme-common", "libjs-highlight.js", "fonts-font-awesome"]
 
 # File names that are never pages of prose, whatever the generator: indexes
 # of every kind, search and settings pages, tables of contents, listings.
@@ -84,6 +91,7 @@ SKIP_NAMES = re.compile(
 SKIP_DIRS = re.compile(r"(^|/)(class-use|index-files|search|jquery|legal|resources)/")
 
 MIN_WORDS = 50      # of truth text
+PARSED_PER_PAGE = 12  # candidates read per page wanted, at most
 MAX_LINK_SHARE = 0.6  # of the truth's words inside links: a table of contents
 
 WORD = re.compile(r"\w+")
@@ -127,7 +135,10 @@ RULES = {
         ["//section[@id='main-content']", "//*[@id='main']"],
         [cls("a", "anchor"), cls("*", "out-of-band"), cls("a", "srclink"), cls("*", "rightside"),
          cls("summary", "hideme"), "//*[@id='copy-path']", cls("*", "notable-traits"),
-         "//a[normalize-space(.)='Read more']"]),
+         "//a[normalize-space(.)='Read more']", cls("a", "test-arrow"), cls("*", "tooltip")]),
+    "mdbook": (
+        ["//div[@id='content']//main", "//main"],
+        [cls("nav", "nav-wrapper"), cls("nav", "nav-wide-wrapper"), cls("span", "boring")]),
     "javadoc": (
         ["//main", cls("div", "contentContainer")],
         [cls("div", "subNav"), cls("*", "skipNav"), cls("div", "topNav"), cls("span", "tableTab")]),
@@ -363,9 +374,9 @@ def copy_with_sheets(tree, package, folder, rel, dst_root, copied, missing):
                     for r in map(local_ref, URL_IMPORT.findall(css)) if r)
 
 
-def candidates(root, skip):
-    """Every .html below `root`, as sorted paths relative to it, less the
-    ones no generator means as prose."""
+def candidates(root, include, skip):
+    """Every .html below `root` (those matching `include`), as sorted paths
+    relative to it, less the ones no generator means as prose."""
     out = []
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames.sort()
@@ -374,6 +385,8 @@ def candidates(root, skip):
                 continue
             rel = os.path.relpath(os.path.join(dirpath, name), root).replace(os.sep, "/")
             if SKIP_NAMES.match(name) or SKIP_DIRS.search(rel) or (skip and re.search(skip, rel)):
+                continue
+            if include and not re.search(include, rel):
                 continue
             if os.path.islink(os.path.join(dirpath, name)):
                 continue  # a page of another package, or a second name for one
@@ -395,7 +408,7 @@ def build(src, out):
         shutil.rmtree(html_out)
     truth, report = {}, []
     tree = Tree(src)
-    for generator, package, folder, want, skip in PACKAGES:
+    for generator, package, folder, want, include, skip in PACKAGES:
         root = os.path.join(src, package, folder)
         if not os.path.isdir(root):
             sys.exit("corpus.py: %s: no folder %s (was the package unpacked?)" % (package, folder))
@@ -405,7 +418,9 @@ def build(src, out):
             with open(vpath) as f:
                 version = f.read().strip()
         eligible, short, listing, none = [], 0, 0, 0
-        for rel in candidates(root, skip):
+        # Reading every page of a large package takes minutes: evenly spaced
+        # candidates, PARSED_PER_PAGE times the pages wanted, do as well.
+        for rel in evenly(candidates(root, include, skip), PARSED_PER_PAGE * want):
             el = container(parse(os.path.join(root, rel)), generator)
             if el is None:
                 none += 1
