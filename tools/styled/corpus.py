@@ -52,7 +52,7 @@ PACKAGES = [
     # Book's old editions, nor the whole book on one page).
     ("mdbook", "rust-doc", "usr/share/doc/rust-doc/html", 16, r"^(book|nomicon|reference)/",
      r"^book/(first-edition|second-edition|2018-edition)/|(^|/)(print|toc)\.html$"),
-    # Javadoc (JDK 17's, as Debian 12 builds it).
+    # Javadoc (the markup of JDK 11's).
     ("javadoc", "junit4-doc", "usr/share/doc/junit4/api", 12, None, r"^src-html/"),
     ("javadoc", "libjsoup-java-doc", "usr/share/doc/libjsoup-java/api", 12, None, r"^src-html/"),
     # Texinfo (makeinfo --html, split by node).
