@@ -17,13 +17,12 @@ set -eu
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
-OUT=${1:-$REPO/build/styled}
-mkdir -p "$OUT"
-OUT=$(cd "$OUT" && pwd)
+OUT=$(realpath -m "${1:-$REPO/build/styled}")
 case "$OUT/" in
 "$REPO"/build/* | "$REPO"/build-*/*) ;;
 "$REPO"/*) echo "build.sh: $OUT is inside the repository: give a folder outside it, or under build/" >&2; exit 2 ;;
 esac
+mkdir -p "$OUT"
 
 if [ "$(id -u)" -eq 0 ]; then
     SUDO=""
