@@ -439,6 +439,144 @@ static void bench_local_stylesheets(void **state)
     run_free(&e);
 }
 
+/* Writes `text` to the file `dir`/`name`. */
+static void put_file(const char *d, const char *name, const char *text)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/%s", d, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* A page of the tree below: an intro, a promotion, and two paragraphs,
+ * under the stylesheet `_static/site.css` of the page's own folder. */
+static const char tree_page[] =
+    "<!DOCTYPE html><html><head><title>Tree</title>"
+    "<link rel=stylesheet href=\"_static/site.css\"></head><body>"
+    "<div><a href=\"/\">Home</a> <a href=\"/a\">About</a></div><div>"
+    "<p class=\"intro\">The harbour office opens at six and closes when the last boat is in.</p>"
+    "<p>The lighthouse keeper counted the ships that passed the point each night and wrote "
+    "their names in a book.</p>"
+    "<p class=\"promo\">Buy the lighthouse calendar today and save twenty percent.</p>"
+    "<p>In winter the storms came early and the lamp had to be lit before four in the "
+    "afternoon.</p></div></body></html>\n";
+
+/* The articleBody of `id` in a --out file (json-c's print: "id":{, then
+ * "articleBody":"...", a slash written as \/), malloc'd; fails the test
+ * when absent. */
+static char *out_body(const char *text, const char *id)
+{
+    char key[256];
+    size_t k = 0;
+    key[k++] = '"';
+    for (const char *c = id; *c && k + 4 < sizeof key; c++) {
+        if (*c == '/')
+            key[k++] = '\\';
+        key[k++] = *c;
+    }
+    snprintf(key + k, sizeof key - k, "\":{");
+    const char *at = strstr(text, key);
+    if (!at || !(at = strstr(at, "\"articleBody\":\"")))
+        fail_msg("no output for %s", id);
+    at += strlen("\"articleBody\":\"");
+    const char *end = at;
+    while (*end && !(*end == '"' && end[-1] != '\\'))
+        end++;
+    return strndup(at, (size_t)(end - at));
+}
+
+/* A corpus in a tree, as the styled documentation corpus is laid out: the
+ * pages of every subfolder are found, with their path below the corpus
+ * folder as id (a flat page keeps its file name); folders named with a dot
+ * and symbolic links to folders are not walked; and each page takes the
+ * stylesheets of its own folder, not the corpus folder's nor another
+ * page's. */
+static void bench_pages_in_subfolders(void **state)
+{
+    (void)state;
+    char tree[700], cmd[8192];
+    snprintf(tree, sizeof tree, "%s/tree", dir);
+    snprintf(cmd, sizeof cmd,
+             "mkdir -p %s/_static %s/sphinx/pkg/_static %s/javadoc/other %s/.work && "
+             "ln -s %s %s/sphinx/loop",
+             tree, tree, tree, tree, tree, tree);
+    assert_int_equal(system(cmd), 0);
+    /* The corpus folder's stylesheet hides the intro; the sphinx page's own
+     * hides the promotion; the javadoc page's folder has none. */
+    put_file(tree, "_static/site.css", ".intro { display: none }\n");
+    put_file(tree, "sphinx/pkg/_static/site.css", ".promo { display: none }\n");
+    put_file(tree, "sphinx/pkg/page.html", tree_page);
+    put_file(tree, "javadoc/other/page.html", tree_page);
+    put_file(tree, "flat.html", tree_page);
+    put_file(tree, ".work/hidden.html", tree_page);
+    snprintf(cmd, sizeof cmd, "gzip -c %s/sphinx/pkg/page.html > %s/sphinx/pkg/zipped.html.gz",
+             tree, tree);
+    assert_int_equal(system(cmd), 0);
+    char t[700], o[700], args[4096];
+    snprintf(t, sizeof t, "%s/tree-truth.json", dir);
+    put_file(dir, "tree-truth.json",
+             "{\"sphinx/pkg/page\": {\"articleBody\": \"The lighthouse keeper\", \"type\": "
+             "\"sphinx\"},\n"
+             " \"sphinx/pkg/zipped\": {\"articleBody\": \"The lighthouse keeper\", \"type\": "
+             "\"sphinx\"},\n"
+             " \"javadoc/other/page\": {\"articleBody\": \"The lighthouse keeper\", \"type\": "
+             "\"javadoc\"},\n"
+             " \"flat\": {\"articleBody\": \"The lighthouse keeper\"}}\n");
+    snprintf(o, sizeof o, "%s/tree-out.json", dir);
+    snprintf(args, sizeof args, "bench --pages %s --truth %s --out %s", tree, t, o);
+    run_out r = run_in(dir, args);
+    if (r.code != 0)
+        fail_msg("exit %d: %s", r.code, r.err);
+    /* Four pages: not .work/hidden, not the pages again through the link
+     * sphinx/loop; every one has its truth. */
+    assert_non_null(strstr(r.out, "glance bench: 4 pages"));
+    assert_non_null(strstr(r.out, "scored 4 (0 without truth)"));
+    /* The truth's type gives the table per generator. */
+    row sp = table_row(r.out, "by kind", "sphinx", 0), jd = table_row(r.out, "by kind", "javadoc", 0);
+    near3(sp.pages, 2);
+    near3(jd.pages, 1);
+    run_free(&r);
+    char *text = slurp(o);
+    assert_null(strstr(text, "hidden"));
+    assert_null(strstr(text, "loop"));
+    static const char *const sphinx_ids[] = {"sphinx/pkg/page", "sphinx/pkg/zipped"};
+    for (size_t i = 0; i < 2; i++) {
+        /* Its own folder's stylesheet: the promotion hidden, the intro shown
+         * (the corpus folder's stylesheet would hide it instead). */
+        char *b = out_body(text, sphinx_ids[i]);
+        if (!strstr(b, "The harbour office opens at six") || strstr(b, "lighthouse calendar"))
+            fail_msg("%s: %s", sphinx_ids[i], b);
+        free(b);
+    }
+    /* No _static/ in its folder: nothing hidden, the sphinx page's sheet does
+     * not reach it. */
+    char *b = out_body(text, "javadoc/other/page");
+    if (!strstr(b, "The harbour office opens at six") || !strstr(b, "lighthouse calendar"))
+        fail_msg("javadoc/other/page: %s", b);
+    free(b);
+    /* The flat page at the top takes the corpus folder's: the intro hidden. */
+    b = out_body(text, "flat");
+    if (strstr(b, "The harbour office opens at six") || !strstr(b, "lighthouse calendar"))
+        fail_msg("flat: %s", b);
+    free(b);
+    free(text);
+    /* --base_dir given wins for every page, as for glance extract: the
+     * corpus folder's sheet hides the intro of the sphinx page too. */
+    snprintf(args, sizeof args, "bench --pages %s --truth %s --out %s --base_dir %s", tree, t, o,
+             tree);
+    r = run_in(dir, args);
+    assert_int_equal(r.code, 0);
+    run_free(&r);
+    text = slurp(o);
+    b = out_body(text, "sphinx/pkg/page");
+    if (strstr(b, "The harbour office opens at six") || !strstr(b, "lighthouse calendar"))
+        fail_msg("sphinx/pkg/page with --base_dir: %s", b);
+    free(b);
+    free(text);
+}
+
 static void bench_jobs_give_the_same_scores(void **state)
 {
     (void)state;
@@ -472,8 +610,13 @@ static void bench_bad_usage(void **state)
         assert_true(strlen(r.err) > 0);
         run_free(&r);
     }
-    /* A folder without pages. */
-    snprintf(args, sizeof args, "bench --pages %s --truth %s", dir, truth);
+    /* A folder without pages, in it or below it (the temporary folder
+     * itself has pages in its subfolders now that bench walks them). */
+    char empty[700], cmd[1600];
+    snprintf(empty, sizeof empty, "%s/empty", dir);
+    snprintf(cmd, sizeof cmd, "mkdir -p %s/sub && echo 'p {}' > %s/sub/style.css", empty, empty);
+    assert_int_equal(system(cmd), 0);
+    snprintf(args, sizeof args, "bench --pages %s --truth %s", empty, truth);
     run_out r = run_in(dir, args);
     assert_int_equal(r.code, 3);
     assert_non_null(strstr(r.err, "no .html"));
@@ -536,6 +679,7 @@ int main(void)
         cmocka_unit_test(bench_tables_by_hand),
         cmocka_unit_test(bench_pages_tables_and_snippets),
         cmocka_unit_test(bench_local_stylesheets),
+        cmocka_unit_test(bench_pages_in_subfolders),
         cmocka_unit_test(bench_jobs_give_the_same_scores),
         cmocka_unit_test(bench_bad_usage),
         cmocka_unit_test(sweep_writes_csv_chart_and_best),

@@ -27,8 +27,9 @@ static void usage_bench(FILE *f)
     fputs("usage: glance bench --pages DIR --truth TRUTH.json [options]\n"
           "       glance bench --score OUTPUT.json --truth TRUTH.json\n"
           "\n"
-          "Extracts every page of DIR (.html or .html.gz; the id is the file name\n"
-          "without it; local stylesheets beside it apply) and scores the texts\n"
+          "Extracts every page of DIR and of its subfolders (.html or .html.gz; the\n"
+          "id is the path below DIR without it, sphinx/pkg/page; the stylesheets\n"
+          "in the page's own folder and below apply) and scores the texts\n"
           "against TRUTH.json ({id: {\"articleBody\"}}): the article-extraction\n"
           "benchmark's shingle precision, recall, F1 and accuracy, the same with\n"
           "tokens that read every script (a token per Han, Kana, Hangul, Thai, Lao,\n"
@@ -80,8 +81,35 @@ typedef struct bench_run {
     size_t max_bytes;      /* a page's, as the options' max_input_bytes */
     const char *boxes_dir; /* --boxes-dir; NULL: litehtml's boxes only */
     int fidelity;
+    int page_dirs;         /* each page's folder its base_dir (none was given) */
     page_out *out;
 } bench_run;
+
+/* The options a page runs with: the run's, with the page's own folder as
+ * base_dir (a saved page's local stylesheets apply as `glance extract FILE`
+ * applies them: relative <link rel=stylesheet> hrefs and @imports resolve
+ * against the folder of the page file, .html or .html.gz alike, and a page
+ * in a subfolder has its own) and, when it runs on a browser's, the page's
+ * boxes. NULL with *oom 0 when the run's options serve as they are. */
+static glance_options *page_options(const bench_run *run, const corpus_page *pg,
+                                    glance_geometry *geo, int *oom)
+{
+    *oom = 0;
+    if (!run->page_dirs && !geo)
+        return NULL;
+    glance_options *opt = glance_options_copy(run->opt);
+    char *dir = run->page_dirs ? corpus_page_dir(pg) : NULL;
+    if (!opt || (run->page_dirs && (!dir || glance_options_set(opt, "base_dir", dir) != GLANCE_OK))) {
+        glance_options_free(opt);
+        free(dir);
+        *oom = 1;
+        return NULL;
+    }
+    free(dir);
+    if (geo)
+        glance_options_set_geometry(opt, geo);
+    return opt;
+}
 
 /* One page: read, extract, score (pool_page_fn; never stops the run). */
 static int bench_page(void *arg, glance_context *ctx, size_t i)
@@ -98,16 +126,15 @@ static int bench_page(void *arg, glance_context *ctx, size_t i)
     } else {
         glance_result *res = NULL;
         glance_geometry *geo = NULL;
-        glance_options *opt = NULL; /* the run's, with this page's boxes */
-        if (run->boxes_dir) {
-            glance_status gs = fidelity_read_boxes(run->boxes_dir, pg->id, &geo, why, sizeof why);
-            if (gs != GLANCE_OK)
-                o->fid.error = strdup(why);
-            else if (!run->fidelity && (opt = glance_options_copy(run->opt)))
-                glance_options_set_geometry(opt, geo);
-        }
+        if (run->boxes_dir &&
+            fidelity_read_boxes(run->boxes_dir, pg->id, &geo, why, sizeof why) != GLANCE_OK)
+            o->fid.error = strdup(why);
+        int oom;
+        glance_options *opt = page_options(run, pg, run->fidelity ? NULL : geo, &oom);
         if (run->boxes_dir && !geo && !run->fidelity)
             o->status = GLANCE_EIO; /* no boxes to run on: an error, not litehtml's */
+        else if (oom)
+            o->status = GLANCE_ENOMEM;
         else
             o->status = glance_extract(ctx, html, len, opt ? opt : run->opt, &res);
         double wall = base_now_ms() - t0; /* reading and decompressing included */
@@ -131,7 +158,8 @@ static int bench_page(void *arg, glance_context *ctx, size_t i)
             }
             /* After the bench took its answer: measuring may run GCE again. */
             if (geo && run->fidelity && (o->status == GLANCE_OK || o->status == GLANCE_ENOCONTENT) &&
-                fidelity_measure(ctx, html, len, run->opt, res, geo, &o->fid) != 0 && !o->fid.error)
+                fidelity_measure(ctx, html, len, opt ? opt : run->opt, res, geo, &o->fid) != 0 &&
+                !o->fid.error)
                 o->fid.error = strdup("out of memory");
             glance_result_free(res);
         }
@@ -376,22 +404,6 @@ static void outs_free(page_out *out, size_t n)
     free(out);
 }
 
-/* A saved page's local stylesheets apply as `glance extract FILE` applies
- * them: relative <link rel=stylesheet> hrefs and @imports resolve against
- * the folder of the page file, .html or .html.gz alike. Every page of a
- * corpus is a file of `pages_dir` (corpus_list reads no subfolder), so that
- * folder is each page's. A base_dir given on the command line wins, as it
- * does for glance extract. 0, or -1 when out of memory. */
-static int set_base_dir(glance_options *opt, const char *pages_dir)
-{
-    char *given = glance_options_get(opt, "base_dir");
-    if (!given)
-        return -1;
-    int rc = *given || glance_options_set(opt, "base_dir", pages_dir) == GLANCE_OK ? 0 : -1;
-    free(given);
-    return rc;
-}
-
 /* The bench itself, on parsed options. */
 /* How many pages each method answered, in the order glance lists the
  * methods, those that answered none left out: "gce 2", "score 3" (auto
@@ -446,7 +458,11 @@ static int run_bench(glance_options *opt, const char *method, const char *window
     fidelity_page *fp = NULL;
     int rc = EXIT_INTERNAL;
     run.out = calloc(n, sizeof *run.out);
-    if (!run.out || !parse || !layout || !extract || !total || set_base_dir(opt, pages_dir)) {
+    char *given = glance_options_get(opt, "base_dir"); /* --base_dir wins, as for extract */
+    int have_given = given != NULL;
+    run.page_dirs = given && !*given;
+    free(given);
+    if (!run.out || !parse || !layout || !extract || !total || !have_given) {
         fprintf(stderr, "glance bench: out of memory\n");
         goto out;
     }

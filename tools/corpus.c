@@ -23,60 +23,128 @@ static int page_cmp(const void *a, const void *b)
     return strcmp(((const corpus_page *)a)->id, ((const corpus_page *)b)->id);
 }
 
-int corpus_list(const char *dir, corpus_page **pages, size_t *n, char *why, size_t why_cap)
+/* The deepest folder corpus_list walks into below the corpus folder: far
+ * deeper than any documentation tree (rustdoc's are 4 or 5), and a bound
+ * on a tree that loops through bind mounts. */
+#define CORPUS_MAX_DEPTH 32
+
+typedef struct lister {
+    corpus_page *pages;
+    size_t n, cap;
+    int err; /* errno of the corpus folder's opendir */
+} lister;
+
+/* Lists the pages of `dir` (the corpus folder joined with `rel`, "" at the
+ * top) into `l`, and of its subfolders. A page's id is its path below the
+ * corpus folder without the suffix, so that a flat folder gives the file
+ * names as before. Folders are walked, not followed: a symbolic link to a
+ * folder is not one (lstat), which keeps a link loop out; a link to a file
+ * is listed as the file. Names starting with a dot are skipped only for
+ * folders (a work folder beside the pages, .git), never for pages, as the
+ * flat listing did. 0; -1 out of memory; -2 the folder cannot be read (the
+ * corpus folder itself: the caller says why; a subfolder: skipped). */
+static int list_dir(const char *root, const char *rel, int depth, lister *l)
 {
-    *pages = NULL;
-    *n = 0;
+    char *dir = NULL;
+    if (asprintf(&dir, *rel ? "%s/%s" : "%s%s", root, rel) < 0)
+        return -1;
     DIR *d = opendir(dir);
     if (!d) {
-        snprintf(why, why_cap, "%s: %s", dir, strerror(errno));
-        return -1;
+        l->err = errno;
+        free(dir);
+        return -2;
     }
-    size_t cap = 0;
-    struct dirent *e;
     static const char *const suffixes[] = {".html.gz", ".htm.gz", ".html", ".htm"};
-    while ((e = readdir(d))) {
+    int rc = 0;
+    struct dirent *e;
+    while (rc == 0 && (e = readdir(d))) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        char *path = NULL, *sub = NULL;
+        if (asprintf(&path, "%s/%s", dir, e->d_name) < 0) {
+            rc = -1;
+            break;
+        }
+        struct stat st;
+        if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+            if (e->d_name[0] != '.' && depth < CORPUS_MAX_DEPTH) {
+                if (asprintf(&sub, *rel ? "%s/%s" : "%s%s", rel, e->d_name) < 0)
+                    rc = -1;
+                else if (list_dir(root, sub, depth + 1, l) == -1)
+                    rc = -1;
+                free(sub);
+            }
+            free(path);
+            continue;
+        }
         const char *suffix = NULL;
         for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0] && !suffix; i++)
             if (ends_with(e->d_name, suffixes[i]))
                 suffix = suffixes[i];
-        if (!suffix)
+        if (!suffix) {
+            free(path);
             continue;
-        if (*n == cap) {
-            cap = cap ? cap * 2 : 256;
-            corpus_page *v = realloc(*pages, cap * sizeof *v);
-            if (!v)
-                goto oom;
-            *pages = v;
         }
-        corpus_page *p = &(*pages)[*n];
-        p->id = strndup(e->d_name, strlen(e->d_name) - strlen(suffix));
+        if (l->n == l->cap) {
+            size_t cap = l->cap ? l->cap * 2 : 256;
+            corpus_page *v = realloc(l->pages, cap * sizeof *v);
+            if (!v) {
+                free(path);
+                rc = -1;
+                break;
+            }
+            l->pages = v;
+            l->cap = cap;
+        }
+        corpus_page *p = &l->pages[l->n];
+        size_t stem = strlen(e->d_name) - strlen(suffix);
+        p->path = path;
         p->gz = ends_with(suffix, ".gz");
-        if (asprintf(&p->path, "%s/%s", dir, e->d_name) < 0)
-            p->path = NULL;
-        if (!p->id || !p->path) {
-            free(p->id);
-            free(p->path);
-            goto oom;
+        if ((*rel ? asprintf(&p->id, "%s/%.*s", rel, (int)stem, e->d_name)
+                  : asprintf(&p->id, "%.*s", (int)stem, e->d_name)) < 0) {
+            free(path);
+            rc = -1;
+            break;
         }
-        (*n)++;
+        l->n++;
     }
     closedir(d);
-    if (*n == 0) {
-        snprintf(why, why_cap, "%s: no .html or .html.gz pages", dir);
-        free(*pages);
-        *pages = NULL;
-        return -1;
-    }
-    qsort(*pages, *n, sizeof **pages, page_cmp);
-    return 0;
-oom:
-    closedir(d);
-    corpus_free(*pages, *n);
+    free(dir);
+    return rc;
+}
+
+int corpus_list(const char *dir, corpus_page **pages, size_t *n, char *why, size_t why_cap)
+{
     *pages = NULL;
     *n = 0;
-    snprintf(why, why_cap, "out of memory");
-    return -1;
+    lister l = {0};
+    int rc = list_dir(dir, "", 0, &l);
+    if (rc == -2) {
+        snprintf(why, why_cap, "%s: %s", dir, strerror(l.err));
+        return -1;
+    }
+    if (rc == -1) {
+        corpus_free(l.pages, l.n);
+        snprintf(why, why_cap, "out of memory");
+        return -1;
+    }
+    if (l.n == 0) {
+        snprintf(why, why_cap, "%s: no .html or .html.gz pages", dir);
+        free(l.pages);
+        return -1;
+    }
+    qsort(l.pages, l.n, sizeof *l.pages, page_cmp);
+    *pages = l.pages;
+    *n = l.n;
+    return 0;
+}
+
+char *corpus_page_dir(const corpus_page *page)
+{
+    const char *slash = strrchr(page->path, '/');
+    if (!slash)
+        return strdup(".");
+    return strndup(page->path, (size_t)(slash - page->path) + (slash == page->path));
 }
 
 void corpus_free(corpus_page *pages, size_t n)

@@ -7,14 +7,22 @@
 #include <json-c/json.h>
 
 typedef struct corpus_page {
-    char *id;   /* the file name without .html / .htm / .html.gz / .htm.gz */
+    char *id;   /* the path below the corpus folder without .html / .htm /
+                 * .html.gz / .htm.gz: the file name in a flat folder,
+                 * "sphinx/pkg/page" in a tree */
     char *path;
     int gz;
 } corpus_page;
 
-/* The pages of a folder, sorted by id. 0, or -1 with a message in `why`. */
+/* The pages of a folder and of its subfolders (not of folders named with a
+ * leading dot, nor through symbolic links to folders), sorted by id. 0, or
+ * -1 with a message in `why`. */
 int corpus_list(const char *dir, corpus_page **pages, size_t *n, char *why, size_t why_cap);
 void corpus_free(corpus_page *pages, size_t n);
+
+/* The folder of a page's file (its local stylesheets resolve against it),
+ * malloc'd; NULL when out of memory. */
+char *corpus_page_dir(const corpus_page *page);
 
 /* Reads a page whole (decompressing .gz), at most `limit` bytes of HTML.
  * 0, or -1 with a message in `why`. *buf is malloc'd, NUL-terminated. */

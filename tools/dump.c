@@ -16,8 +16,9 @@ static void usage_dump(FILE *f)
 {
     fputs("usage: glance dump --pages DIR --out FILE.jsonl [options]\n"
           "\n"
-          "Extracts every page of DIR (.html or .html.gz), offline and with each page's\n"
-          "folder as its base for local stylesheets, and writes one line per page:\n"
+          "Extracts every page of DIR and its subfolders (.html or .html.gz), offline\n"
+          "and with each page's folder as its base for local stylesheets, and writes\n"
+          "one line per page:\n"
           "{\"id\": ID, \"result\": the JSON of glance extract --format json}, in the\n"
           "order of the ids. Every option of glance extract applies (--method score\n"
           "--set score.features=on gives the scorer's blocks and features).\n"
@@ -45,8 +46,7 @@ static int dump_page(void *arg, glance_context *ctx, size_t i)
         json_object_object_add(line, "error", json_object_new_string(why));
     } else {
         glance_options *o = glance_options_copy(run->opt);
-        const char *slash = strrchr(pg->path, '/');
-        char *dir = slash ? strndup(pg->path, (size_t)(slash - pg->path)) : strdup(".");
+        char *dir = corpus_page_dir(pg);
         glance_result *res = NULL;
         if (o && dir && glance_options_set(o, "base_dir", dir) == GLANCE_OK)
             glance_extract(ctx, html, len, o, &res);

@@ -158,12 +158,17 @@ static int sweep_page(void *arg, glance_context *ctx, size_t i)
         return -1;
     glance_options *opt = glance_options_new();
     /* The parameters are GCE's; saved pages, as saved: no stylesheet from
-     * the web. */
-    if (!opt || glance_options_set(opt, "method", "gce") != GLANCE_OK ||
-        glance_options_set(opt, "offline", "on") != GLANCE_OK) {
+     * the web, the local ones of the page's folder as glance bench reads
+     * them. */
+    char *dir = corpus_page_dir(pg);
+    if (!opt || !dir || glance_options_set(opt, "method", "gce") != GLANCE_OK ||
+        glance_options_set(opt, "offline", "on") != GLANCE_OK ||
+        glance_options_set(opt, "base_dir", dir) != GLANCE_OK) {
         glance_options_free(opt);
+        free(dir);
         return -1;
     }
+    free(dir);
     char why[512], *html = NULL;
     size_t len = 0;
     int readable = corpus_read(pg, run->max_bytes, &html, &len, why, sizeof why) == 0;
