@@ -337,11 +337,23 @@ done:
     return rc;
 }
 
-static const char *feature_name(size_t i)
+size_t score_feature_count(void)
+{
+    return N_FEATURES;
+}
+
+const char *score_feature_name(size_t i)
 {
     if (i < EXTRACT_N_FEATURES)
         return extract_feature_names[i];
-    return i < N_STAGE1 ? voters[i - EXTRACT_N_FEATURES] : context_names[i - N_STAGE1];
+    if (i < N_STAGE1)
+        return voters[i - EXTRACT_N_FEATURES];
+    return i < N_FEATURES ? context_names[i - N_STAGE1] : NULL;
+}
+
+static const char *feature_name(size_t i)
+{
+    return score_feature_name(i);
 }
 
 static json_object *details(const method_page *pg, const void *st)

@@ -32,4 +32,9 @@ typedef struct score_model {
  * skipped. */
 extern const score_model score_model_default, score_model_stage2;
 
+/* The features the code computes (methods/score.c), in the order the model
+ * reads them: a model fitted on others is refused. */
+size_t score_feature_count(void);
+const char *score_feature_name(size_t i); /* NULL past the end */
+
 #endif

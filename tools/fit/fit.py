@@ -35,7 +35,7 @@ import numpy as np
 import xgboost as xgb
 from sklearn.model_selection import GroupKFold
 
-CORPORA = ("scrapinghub", "modern-dev", "lang-dev")
+CORPORA = ("scrapinghub", "modern-dev", "lang-dev", "styled")
 WORD = re.compile(r"\w+")
 # Scripts whose characters are tokens of their own for the labels: the
 # ones written without spaces between words.
@@ -116,12 +116,22 @@ def f1_of(pages):
 
 
 def site(corpus, pid, t):
+    if corpus == "styled":
+        return "D:" + (t.get("package") or pid.split("/")[0])
     if corpus == "lang-dev":
         return "L:" + (t.get("domain") or pid)
     if corpus == "modern-dev":
         m = re.match(r"https?://([^/]+)", t.get("url", ""))
         return "M:" + (m.group(1) if m else pid)
     return "S:" + pid
+
+
+def truth_path(shared, corpus):
+    """The truth of a corpus: ../shared/bench/CORPUS/ground-truth.json, or for
+    a corpus of our own (the styled documentation, tools/styled/) the file
+    GLANCE_TRUTH_<NAME> names."""
+    own = os.environ.get("GLANCE_TRUTH_" + corpus.upper().replace("-", "_"))
+    return own or os.path.join(shared, corpus, "ground-truth.json")
 
 
 def load(dump_dir, shared):
@@ -131,7 +141,7 @@ def load(dump_dir, shared):
         path = os.path.join(dump_dir, corpus + ".jsonl")
         if not os.path.exists(path):
             continue
-        truth = json.load(open(os.path.join(shared, corpus, "ground-truth.json")))
+        truth = json.load(open(truth_path(shared, corpus)))
         with open(path) as f:
             for line in f:
                 d = json.loads(line)
@@ -159,8 +169,11 @@ def load(dump_dir, shared):
 def stack(pages, key):
     X = np.concatenate([p[key] for p in pages if len(p["texts"])])
     y = np.concatenate([p["y"] for p in pages if len(p["texts"])])
-    w = np.concatenate([np.sqrt(np.maximum(1, np.expm1(p["X"][:, 0]))) for p in pages if len(p["texts"])])
+    w = np.concatenate([WEIGHT(np.maximum(1, np.expm1(p["X"][:, 0]))) for p in pages if len(p["texts"])])
     return X, y, w
+
+
+WEIGHT = np.sqrt
 
 
 N_CONTEXT = 16  # methods/score.c: context_names
@@ -349,7 +362,15 @@ def main():
     ap.add_argument("--out", help="the C file to write (methods/score_model.c)")
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--save", help="write the cross-validated probabilities (pickle) for study")
+    ap.add_argument("--weight", choices=("sqrt", "linear", "log"), default="sqrt",
+                    help="a block's weight by its characters")
+    ap.add_argument("--trees", type=int, default=PARAMS["n_estimators"])
+    ap.add_argument("--depth", type=int, default=PARAMS["max_depth"])
+    ap.add_argument("--rate", type=float, default=PARAMS["learning_rate"])
     a = ap.parse_args()
+    global WEIGHT
+    WEIGHT = {"sqrt": np.sqrt, "linear": lambda c: c, "log": np.log1p}[a.weight]
+    PARAMS.update(n_estimators=a.trees, max_depth=a.depth, learning_rate=a.rate)
     pages, names = load(a.dump, a.shared)
     if not pages or not names:
         sys.exit("fit.py: no pages with features in " + a.dump)
