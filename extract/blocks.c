@@ -270,6 +270,80 @@ static int has_attr_value(const dom_node *n, const char *name, const char *const
     return 0;
 }
 
+/* What an element and its ancestors are, as bits in the order of
+ * bit_feature in extract_block_features: semantic tags and roles, then the
+ * class and id words (words_match's lists). Worked out once per element. */
+enum {
+    A_ARTICLE = 1 << 0, A_MAIN = 1 << 1, A_NAV = 1 << 2, A_ASIDE = 1 << 3, A_HEADER = 1 << 4,
+    A_FOOTER = 1 << 5, A_FORM = 1 << 6, A_TABLE = 1 << 7, A_LIST = 1 << 8, A_FIGURE = 1 << 9,
+    A_BODY_PROP = 1 << 10, A_BUTTON = 1 << 11, A_CLS_SHIFT = 12
+};
+
+static unsigned own_flags(const dom_node *a)
+{
+    static const char *const r_main[] = {"main", "article", NULL},
+                             *const r_nav[] = {"navigation", "menu", "menubar", NULL},
+                             *const r_aside[] = {"complementary", NULL}, *const r_head[] = {"banner", NULL},
+                             *const r_foot[] = {"contentinfo", NULL},
+                             *const p_body[] = {"articleBody", "text", "reviewBody", "description", NULL};
+    if (a->kind != DOM_ELEMENT)
+        return 0;
+    const char *t = a->tag;
+    unsigned f = 0;
+    f |= !strcmp(t, "article") ? A_ARTICLE : 0;
+    f |= !strcmp(t, "main") || has_attr_value(a, "role", r_main) ? A_MAIN : 0;
+    f |= !strcmp(t, "nav") || has_attr_value(a, "role", r_nav) ? A_NAV : 0;
+    f |= !strcmp(t, "aside") || has_attr_value(a, "role", r_aside) ? A_ASIDE : 0;
+    f |= !strcmp(t, "header") || has_attr_value(a, "role", r_head) ? A_HEADER : 0;
+    f |= !strcmp(t, "footer") || has_attr_value(a, "role", r_foot) ? A_FOOTER : 0;
+    f |= !strcmp(t, "form") ? A_FORM : 0;
+    f |= !strcmp(t, "table") ? A_TABLE : 0;
+    f |= !strcmp(t, "ul") || !strcmp(t, "ol") ? A_LIST : 0;
+    f |= !strcmp(t, "figure") ? A_FIGURE : 0;
+    f |= has_attr_value(a, "itemprop", p_body) ? A_BODY_PROP : 0;
+    f |= !strcmp(t, "button") || !strcmp(t, "label") ? A_BUTTON : 0;
+    const char *v = dom_attr_get(a, "class");
+    unsigned cls = v ? words_match(v) : 0;
+    if ((v = dom_attr_get(a, "id")))
+        cls |= words_match(v);
+    return f | cls << A_CLS_SHIFT;
+}
+
+typedef struct flag_memo {
+    unsigned *flags; /* by dom index: the node's and its ancestors' bits */
+    unsigned char *done;
+    size_t count;
+} flag_memo;
+
+/* The bits of `n` and every ancestor, each element's worked out once:
+ * up from `n` to the first ancestor known, then down again filling in (no
+ * recursion: a page may nest deeply). */
+static unsigned anc_flags(flag_memo *m, const dom_node *n)
+{
+    size_t len = 0;
+    const dom_node *a = n;
+    for (; a && a->index < m->count && !m->done[a->index]; a = a->parent)
+        len++;
+    unsigned f = !a ? 0 : a->index < m->count ? m->flags[a->index] : own_flags(a) | anc_flags(m, a->parent);
+    const dom_node **path = len ? malloc(len * sizeof *path) : NULL;
+    if (len && !path) {
+        /* Out of memory: worked out without keeping it. */
+        for (const dom_node *b = n; b != a; b = b->parent)
+            f |= own_flags(b);
+        return f;
+    }
+    size_t k = 0;
+    for (const dom_node *b = n; b != a; b = b->parent)
+        path[k++] = b;
+    while (k-- > 0) {
+        f |= own_flags(path[k]);
+        m->flags[path[k]->index] = f;
+        m->done[path[k]->index] = 1;
+    }
+    free(path);
+    return f;
+}
+
 /* Per element of the page (by dom index): characters and link characters
  * of the blocks under it, and blocks whose container it is. */
 typedef struct sums {
@@ -344,8 +418,9 @@ int extract_block_features(const dom_doc *doc, const extract_blocks *b, int wind
     sums s = {calloc(count + 1, sizeof(long)), calloc(count + 1, sizeof(long)),
               calloc(count + 1, sizeof(long))};
     base_buf text = BASE_BUF_INIT;
+    flag_memo memo = {calloc(count + 1, sizeof(unsigned)), calloc(count + 1, 1), count};
     int rc = -1;
-    if (!s.chars || !s.links || !s.blocks)
+    if (!s.chars || !s.links || !s.blocks || !memo.flags || !memo.done)
         goto done;
     for (size_t i = 0; i < b->n; i++) {
         const extract_block *k = &b->v[i];
@@ -398,40 +473,16 @@ int extract_block_features(const dom_doc *doc, const extract_blocks *b, int wind
         f[EXTRACT_F_tag_quote] = !strcmp(tag, "blockquote");
         f[EXTRACT_F_tag_dl] = !strcmp(tag, "dt") || !strcmp(tag, "dd");
         f[EXTRACT_F_tag_caption] = !strcmp(tag, "figcaption") || !strcmp(tag, "caption");
-        static const char *const r_main[] = {"main", "article", NULL}, *const r_nav[] = {"navigation", "menu", "menubar", NULL},
-                                 *const r_aside[] = {"complementary", NULL}, *const r_head[] = {"banner", NULL},
-                                 *const r_foot[] = {"contentinfo", NULL},
-                                 *const p_body[] = {"articleBody", "text", "reviewBody", "description", NULL};
-        unsigned cls = 0;
-        size_t depth = 0;
-        for (const dom_node *a = b->texts[k->first]->parent; a; a = a->parent) {
-            depth++;
-            if (a->kind != DOM_ELEMENT)
-                continue;
-            const char *t = a->tag;
-            f[EXTRACT_F_in_article] = f[EXTRACT_F_in_article] || !strcmp(t, "article");
-            f[EXTRACT_F_in_main] = f[EXTRACT_F_in_main] || !strcmp(t, "main") || has_attr_value(a, "role", r_main);
-            f[EXTRACT_F_in_nav] = f[EXTRACT_F_in_nav] || !strcmp(t, "nav") || has_attr_value(a, "role", r_nav);
-            f[EXTRACT_F_in_aside] = f[EXTRACT_F_in_aside] || !strcmp(t, "aside") || has_attr_value(a, "role", r_aside);
-            f[EXTRACT_F_in_header] = f[EXTRACT_F_in_header] || !strcmp(t, "header") || has_attr_value(a, "role", r_head);
-            f[EXTRACT_F_in_footer] = f[EXTRACT_F_in_footer] || !strcmp(t, "footer") || has_attr_value(a, "role", r_foot);
-            f[EXTRACT_F_in_form] = f[EXTRACT_F_in_form] || !strcmp(t, "form");
-            f[EXTRACT_F_in_table] = f[EXTRACT_F_in_table] || !strcmp(t, "table");
-            f[EXTRACT_F_in_list] = f[EXTRACT_F_in_list] || !strcmp(t, "ul") || !strcmp(t, "ol");
-            f[EXTRACT_F_in_figure] = f[EXTRACT_F_in_figure] || !strcmp(t, "figure");
-            f[EXTRACT_F_in_body_prop] = f[EXTRACT_F_in_body_prop] || has_attr_value(a, "itemprop", p_body);
-            f[EXTRACT_F_in_button] = f[EXTRACT_F_in_button] || !strcmp(t, "button") || !strcmp(t, "label");
-            const char *v = dom_attr_get(a, "class");
-            if (v)
-                cls |= words_match(v);
-            if ((v = dom_attr_get(a, "id")))
-                cls |= words_match(v);
-        }
+        unsigned fl = anc_flags(&memo, b->texts[k->first]->parent);
+        static const int bit_feature[] = {
+            EXTRACT_F_in_article, EXTRACT_F_in_main, EXTRACT_F_in_nav, EXTRACT_F_in_aside,
+            EXTRACT_F_in_header, EXTRACT_F_in_footer, EXTRACT_F_in_form, EXTRACT_F_in_table,
+            EXTRACT_F_in_list, EXTRACT_F_in_figure, EXTRACT_F_in_body_prop, EXTRACT_F_in_button,
+            EXTRACT_F_cls_content, EXTRACT_F_cls_boiler, EXTRACT_F_cls_comment, EXTRACT_F_cls_meta};
+        for (size_t bit = 0; bit < sizeof bit_feature / sizeof bit_feature[0]; bit++)
+            f[bit_feature[bit]] = (fl >> bit) & 1;
+        size_t depth = b->texts[k->first]->depth;
         f[EXTRACT_F_depth] = (float)depth / 20.0f;
-        f[EXTRACT_F_cls_content] = (cls & 1) != 0;
-        f[EXTRACT_F_cls_boiler] = (cls & 2) != 0;
-        f[EXTRACT_F_cls_comment] = (cls & 4) != 0;
-        f[EXTRACT_F_cls_meta] = (cls & 8) != 0;
         /* Its container, its neighbours, its ancestors. */
         size_t ci = c && c->index < count ? c->index : count;
         f[EXTRACT_F_cont_chars] = (float)log1p((double)s.chars[ci]);
@@ -477,6 +528,8 @@ int extract_block_features(const dom_doc *doc, const extract_blocks *b, int wind
     rc = 0;
 done:
     base_buf_free(&text);
+    free(memo.flags);
+    free(memo.done);
     free(s.chars);
     free(s.links);
     free(s.blocks);
