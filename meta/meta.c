@@ -578,8 +578,19 @@ static int read_title(meta_info *m, const tags *t, const meta_ld *ld, const micr
     if (h1 && *h1)
         rc |= put(m, META_TITLE, h1, "h1");
     /* The part of <title> that was the site's name, when nothing else
-     * named the site. */
+     * named the site: what a separator sets off from the title chosen. */
     const char *title = m->f[META_TITLE].value;
+    if (title && c[5].raw && !cut) {
+        size_t tl = strlen(title), rl = strlen(c[5].raw);
+        for (const char *const *sp = separators; *sp && !cut; sp++) {
+            size_t sl = strlen(*sp);
+            if (rl > tl + sl && !strncasecmp(c[5].raw, title, tl) && !strncmp(c[5].raw + tl, *sp, sl))
+                cut = meta_fold(c[5].raw + tl + sl);
+            else if (rl > tl + sl && !strcasecmp(c[5].raw + rl - tl, title) &&
+                     !strncmp(c[5].raw + rl - tl - sl, *sp, sl))
+                cut = strndup(c[5].raw, rl - tl - sl);
+        }
+    }
     if (cut && *cut && title && !same(cut, title) && !strcasestr(title, cut))
         rc |= put(m, META_SITE_NAME, cut, "title");
     for (int i = 0; i < 6; i++) {
