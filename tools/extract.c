@@ -135,6 +135,10 @@ int cmd_extract(int argc, char **argv)
             goto done;
         if (taken)
             continue;
+        if (cli_is_version(a)) {
+            code = cli_version();
+            goto done;
+        }
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             usage_extract(stdout);
             code = EXIT_CONTENT;
@@ -182,6 +186,11 @@ int cmd_extract(int argc, char **argv)
     int markdown = !strcmp(format, "markdown") || !strcmp(format, "md");
     if (!path) {
         fprintf(stderr, "glance extract: takes one FILE or URL (or - for standard input)\n");
+        goto done;
+    }
+    if (shot.out && strcmp(shot.out, "-") == 0) {
+        fprintf(stderr, "glance extract: --shot - would mix the PNG with the output (glance shot -o - "
+                        "writes it alone)\n");
         goto done;
     }
     glance_geometry *geo = NULL;
