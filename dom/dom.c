@@ -20,6 +20,7 @@ typedef struct arena_chunk {
 struct dom_doc {
     arena_chunk *chunks;
     dom_node *root, *body;
+    const char *base_url; /* in the arena; NULL: none */
     double width, height;
     size_t count;
 };
@@ -87,6 +88,14 @@ dom_node *dom_doc_root(const dom_doc *doc) { return doc->root; }
 dom_node *dom_doc_body(const dom_doc *doc) { return doc->body; }
 void dom_doc_set_root(dom_doc *doc, dom_node *root) { doc->root = root; }
 
+int dom_doc_set_base_url(dom_doc *doc, const char *url)
+{
+    doc->base_url = url ? dom_strndup(doc, url, strlen(url)) : NULL;
+    return url && !doc->base_url ? -1 : 0;
+}
+
+const char *dom_doc_base_url(const dom_doc *doc) { return doc->base_url; }
+
 void dom_doc_set_size(dom_doc *doc, double width, double height)
 {
     doc->width = width;
@@ -122,6 +131,7 @@ dom_node *dom_element_new(dom_doc *doc, const char *tag)
     for (size_t i = 0; i < len; i++)
         t[i] = (char)tolower((unsigned char)t[i]);
     n->kind = DOM_ELEMENT;
+    n->owner = doc;
     n->tag = t;
     n->display = DOM_DISPLAY_BLOCK;
     return n;
@@ -136,6 +146,7 @@ dom_node *dom_text_new(dom_doc *doc, const char *text, size_t len)
     if (!n->text)
         return NULL;
     n->kind = DOM_TEXT;
+    n->owner = doc;
     n->text_len = len;
     n->display = DOM_DISPLAY_INLINE;
     return n;

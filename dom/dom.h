@@ -52,6 +52,7 @@ typedef struct dom_attr {
 } dom_attr;
 
 typedef struct dom_node dom_node;
+typedef struct dom_doc dom_doc;
 struct dom_node {
     dom_kind kind;
     const char *tag;   /* elements: lower-case tag name; text: NULL */
@@ -74,11 +75,11 @@ struct dom_node {
     short font_weight; /* computed weight, 100..900 (bold: 700); 0 when unknown */
 
     dom_node *parent, *first_child, *last_child, *prev, *next;
+    dom_doc *owner;    /* the document that made it (the DOM's ownerDocument):
+                          what serialisation reads the base URL off */
     size_t index;      /* pre-order position in the document, set by dom_doc_finish */
     size_t depth;      /* 0 for the root */
 };
-
-typedef struct dom_doc dom_doc;
 
 /* Lifecycle ------------------------------------------------------------ */
 
@@ -94,6 +95,14 @@ void dom_doc_set_root(dom_doc *doc, dom_node *root);
 void dom_doc_set_size(dom_doc *doc, double width, double height);
 double dom_doc_width(const dom_doc *doc);
 double dom_doc_height(const dom_doc *doc);
+
+/* The URL the document's relative links and images resolve against (its
+ * address, or its <base href> resolved against that; the DOM's
+ * document.baseURI): the HTML and Markdown serialisations write them
+ * absolute. NULL (the default): they stay as written. Copied; 0 or -1
+ * when out of memory. */
+int dom_doc_set_base_url(dom_doc *doc, const char *url);
+const char *dom_doc_base_url(const dom_doc *doc);
 
 /* Numbers nodes in pre-order, sets depth, finds <body>. Call once the tree
  * is complete; readers may rely on index and depth afterwards. */
@@ -148,12 +157,25 @@ dom_node *dom_find_xpath(const dom_doc *doc, const char *xpath);
  * out of memory. Hidden nodes are left out. */
 /* Plain text: block boundaries and <br> become line breaks, paragraphs are
  * separated by one empty line, runs of white space collapse (except inside
- * preformatted text), no leading or trailing white space. */
+ * preformatted text), no leading or trailing white space. A list item
+ * starts with its marker, "- " in an unordered list and "N. " in an
+ * ordered one (counted from its start attribute), indented two spaces
+ * per list it is nested in. */
 char *dom_to_text(const dom_node *n, size_t *len);
-/* Clean HTML: a whitelist of structural and inline tags (p, h1-h6, ul, ol,
- * li, blockquote, pre, code, table parts, a, em, strong, img, figure ...),
- * attributes limited to href, src, alt, title, colspan, rowspan; no script,
- * style, forms or event handlers; other elements are unwrapped. */
+/* Clean HTML, safe to show: an allow-list of structural and inline tags
+ * (p, h1-h6, ul, ol, li, blockquote, pre, code, table parts, a, em,
+ * strong, img, figure ...; another block becomes a div, another inline
+ * element is unwrapped; script, style, svg, math, iframes, objects and
+ * form controls go with their content) and of attributes (href, src,
+ * srcset, alt, title, width, height, colspan, rowspan, start, datetime,
+ * lang, dir, and a class naming a code block's language); no event
+ * handler, style or id. href, src and srcset are resolved against the
+ * document's base URL (dom_doc_set_base_url) and kept only with a scheme
+ * that cannot run script (http, https, mailto, tel, ftp; for an image
+ * also data: of a raster type), cleaned as browsers clean them first, so
+ * "jav&#x09;ascript:" goes too. A lazy image gets a real src from its
+ * data-src (data-lazy-src, data-original) or data-srcset, or from the
+ * <img> of a <noscript> beside it. */
 char *dom_to_html(const dom_node *n, size_t *len);
 
 /* The same, leaving out every subtree (below `n`) whose root `keep` turns
@@ -161,6 +183,18 @@ char *dom_to_html(const dom_node *n, size_t *len);
 typedef int (*dom_keep_fn)(const dom_node *n, void *ctx);
 char *dom_to_text_kept(const dom_node *n, dom_keep_fn keep, void *ctx, size_t *len);
 char *dom_to_html_kept(const dom_node *n, dom_keep_fn keep, void *ctx, size_t *len);
+
+/* Markdown (CommonMark, with GitHub's tables and strikethrough) of clean
+ * HTML as dom_to_html_kept writes it: headings, paragraphs, bullet and
+ * numbered lists (nested), links, emphasis, inline code and fenced code
+ * blocks (the language of a class "language-X"), block quotes, tables
+ * whose cells hold no blocks as GitHub tables (others as their cells'
+ * blocks in order), images, hard line breaks. Text is escaped wherever
+ * Markdown would read it as markup. It reads the serialiser's output, not
+ * the tree, so that every answer, whatever the method cut it with, has
+ * the Markdown of its own HTML: the two never disagree. malloc'd; NULL
+ * when out of memory. */
+char *dom_html_to_markdown(const char *html, size_t len, size_t *out_len);
 
 #ifdef __cplusplus
 }

@@ -221,9 +221,47 @@ glance_status glance_result_status(const glance_result *res);
  * clean HTML; NULL when no main content was found. */
 const char *glance_result_text(const glance_result *res);
 const char *glance_result_html(const glance_result *res);
-/* The page's <title>, white space collapsed; "" when it has none or the
- * page could not be laid out. */
+/* The main content as Markdown (CommonMark, with GitHub's tables and
+ * strikethrough): headings, paragraphs, lists, links, emphasis, code,
+ * block quotes, tables, images, line breaks; the Markdown of
+ * glance_result_html. Built on first call; NULL when no main content was
+ * found (or out of memory). */
+const char *glance_result_markdown(glance_result *res);
+/* The page's title: its headline without the site's name (the metadata's
+ * "title", below), else its <title>, white space collapsed; "" when it has
+ * none or the page could not be laid out. */
 const char *glance_result_title(const glance_result *res);
+
+/* Metadata ---------------------------------------------------------------
+ *
+ * What the page says about itself, in its <meta> tags, Open Graph, Twitter
+ * cards, JSON-LD and microdata, and what it shows under its headline (the
+ * byline and the date, found by their markup or their place, in any
+ * language). Read for every page that was laid out, with or without main
+ * content. Fields by name, as the JSON's "metadata" has them:
+ *   "title"         the headline, without the site's name
+ *   "byline"        the byline as the page shows it
+ *   "published", "modified"  ISO 8601 (2024-03-05, 2024-03-05T08:00:00+01:00)
+ *   "description", "language" (a language tag: de, pt-BR), "dir" (ltr, rtl)
+ *   "canonical_url", "site_name", "image" (the lead image; URLs absolute
+ *   when the page's address is known)
+ * glance_meta_field(i) lists them (NULL past the end). A field's value, or
+ * NULL when the page does not say; *from (when not NULL) says where it
+ * came from: "json-ld", "og:title", "microdata", "meta" keys such as
+ * "description" or "article:published_time", "html" (an attribute of
+ * <html>), "title" (the <title>), "h1" (the headline), "byline:markup",
+ * "byline:place", "time", "content" (an image of the main content),
+ * "text" (the direction of its letters). Strings live as long as the
+ * result. */
+const char *glance_meta_field(int i);
+const char *glance_result_meta(const glance_result *res, const char *field, const char **from);
+/* The authors, in the page's order (*from as above). */
+int glance_result_author_count(const glance_result *res);
+const char *glance_result_author(const glance_result *res, int i, const char **from);
+/* Minutes a reader takes over the main content (at least 1; 0 when none
+ * was found): 238 words a minute where words are spaced, 300 characters a
+ * minute in scripts written without spaces. */
+int glance_result_reading_minutes(const glance_result *res);
 
 typedef struct glance_box {
     double x, y, w, h;

@@ -61,6 +61,34 @@ static void jmethods(json_object *o, const glance_result *res)
     json_object_object_add(o, "methods", all);
 }
 
+/* The metadata: each field's value (null when unknown), and under "from"
+ * where each came from. */
+static json_object *jmeta(const glance_result *res)
+{
+    json_object *m = json_object_new_object(), *from = json_object_new_object();
+    const meta_info *mi = &res->meta;
+    for (int i = 0; i < META_N; i++) {
+        const char *name = meta_field_name((meta_field)i);
+        json_object_object_add(m, name, method_json_str(mi->f[i].value));
+        if (i == META_TITLE) {
+            json_object *a = json_object_new_array();
+            for (size_t k = 0; k < mi->n_authors; k++)
+                json_object_array_add(a, json_object_new_string(mi->authors[k]));
+            json_object_object_add(m, "authors", a);
+        }
+        if (mi->f[i].from)
+            json_object_object_add(from, name, json_object_new_string(mi->f[i].from));
+    }
+    if (mi->authors_from)
+        json_object_object_add(from, "authors", json_object_new_string(mi->authors_from));
+    /* The <title> element as the page wrote it, beside the title. */
+    json_object_object_add(m, "title_element", json_object_new_string(res->title ? res->title : ""));
+    int minutes = glance_result_reading_minutes(res);
+    json_object_object_add(m, "reading_minutes", minutes ? json_object_new_int(minutes) : NULL);
+    json_object_object_add(m, "from", from);
+    return m;
+}
+
 char *json_build(const glance_result *res)
 {
     json_object *o = json_object_new_object();
@@ -69,7 +97,9 @@ char *json_build(const glance_result *res)
     json_object_object_add(o, "status", json_object_new_string(glance_status_name(res->status)));
     json_object_object_add(o, "message",
                            res->status == GLANCE_OK ? NULL : method_json_str(glance_result_message(res, res->status)));
-    json_object_object_add(o, "title", json_object_new_string(res->title ? res->title : ""));
+    json_object_object_add(o, "title", json_object_new_string(glance_result_title(res)));
+    if (res->meta_read)
+        json_object_object_add(o, "metadata", jmeta(res));
     int ok = res->status == GLANCE_OK;
     json_object_object_add(o, "text", ok ? method_json_str(res->text) : NULL);
     json_object_object_add(o, "html", ok ? method_json_str(res->html) : NULL);

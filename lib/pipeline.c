@@ -239,6 +239,13 @@ glance_status pipeline_page(glance_context *ctx, glance_result *res, const char 
         return st;
     }
 
+    /* JSON-LD lives in scripts, whose text never reaches the layout. */
+    meta_scripts_free(&res->jsonld);
+    if (meta_scripts_scan(utf8, strlen(utf8), &res->jsonld) != 0) {
+        free(utf8);
+        return GLANCE_ENOMEM;
+    }
+
     res->t_begin = base_now_ms();
     res->deadline = c->time_budget_ms > 0 ? res->t_begin + (double)c->time_budget_ms : 0;
     render_opts ro = c->render;
@@ -273,7 +280,24 @@ glance_status pipeline_page(glance_context *ctx, glance_result *res, const char 
     }
     if (!(res->title = extract_title(res->dom)))
         return GLANCE_ENOMEM;
+    /* Links and images of every answer are written absolute against the
+     * page's address and its <base href>. */
+    res->base_url = meta_base_url(res->dom, page_url);
+    if (res->base_url && dom_doc_set_base_url(res->dom, res->base_url) != 0)
+        return GLANCE_ENOMEM;
     res->page = (method_page){.dom = res->dom, .title = res->title, .window_w = res->window_w,
                               .window_h = res->window_h};
-    return pipeline_extract(res, o);
+    glance_status st2 = pipeline_extract(res, o);
+    if (st2 != GLANCE_OK && st2 != GLANCE_ENOCONTENT)
+        return st2;
+    /* The metadata: a page without main content has them too. */
+    double tm = base_now_ms();
+    meta_input mi = {res->dom, &res->jsonld, res->base_url,
+                     st2 == GLANCE_OK ? res->chosen : NULL};
+    if (meta_read(&mi, &res->meta) != 0)
+        return GLANCE_ENOMEM;
+    res->meta_read = 1;
+    meta_scripts_free(&res->jsonld);
+    res->timings.extract_ms += base_now_ms() - tm;
+    return st2;
 }

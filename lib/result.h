@@ -6,6 +6,7 @@
 
 #include "glance.h"
 #include "lib/input.h"
+#include "meta/meta.h"
 #include "methods/method.h"
 #include "net/net.h"
 #include "render/render.h"
@@ -43,6 +44,7 @@ struct glance_result {
     const unsigned char *picked; /* or the text nodes it is made of (n_picked flags) */
     size_t n_picked;
     char *text, *html;
+    char *markdown;        /* of html, built on first request */
     const char *rule;      /* the rule that chose the element, when one did */
     double density;
     int all_ran;           /* --method all ran every method */           /* --method all: every record is a method's own answer */
@@ -56,6 +58,11 @@ struct glance_result {
     int redirects;
     input_charset charset;
     net_sheets sheets;     /* remote stylesheets; their texts freed after layout */
+    /* What the page says about itself (meta/) */
+    meta_scripts jsonld;   /* its JSON-LD texts, taken before layout; freed after reading */
+    char *base_url;        /* what relative links resolve against; NULL: unknown */
+    meta_info meta;
+    int meta_read;         /* meta is filled */
 };
 
 glance_result *result_new(void);

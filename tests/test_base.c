@@ -15,6 +15,7 @@
 #include "base/grow.h"
 #include "base/script.h"
 #include "base/tags.h"
+#include "base/url.h"
 #include "base/utf8.h"
 
 /* buf ----------------------------------------------------------------------- */
@@ -435,6 +436,62 @@ static void test_tags_lone_lt(void **state)
     expect_tokens("", "");
 }
 
+/* RFC 3986 5.4's examples against its base, and what the serialisers rely
+ * on: a cleaned URL's scheme, so "jav\tascript:" is seen for what it is. */
+static void expect_resolved(const char *base, const char *ref, const char *want)
+{
+    char *got = base_url_resolve(base, ref);
+    assert_non_null(got);
+    if (strcmp(got, want) != 0)
+        fail_msg("%s against %s: got %s, want %s", ref, base ? base : "(none)", got, want);
+    free(got);
+}
+
+static void test_url_resolve(void **state)
+{
+    (void)state;
+    const char *b = "http://a/b/c/d;p?q";
+    static const char *const rfc[][2] = {
+        {"g:h", "g:h"},           {"g", "http://a/b/c/g"},     {"./g", "http://a/b/c/g"},
+        {"g/", "http://a/b/c/g/"}, {"/g", "http://a/g"},        {"//g", "http://g"},
+        {"?y", "http://a/b/c/d;p?y"}, {"g?y", "http://a/b/c/g?y"}, {"#s", "http://a/b/c/d;p?q#s"},
+        {"g#s", "http://a/b/c/g#s"}, {"g?y#s", "http://a/b/c/g?y#s"}, {";x", "http://a/b/c/;x"},
+        {"g;x", "http://a/b/c/g;x"}, {"", "http://a/b/c/d;p?q"}, {".", "http://a/b/c/"},
+        {"./", "http://a/b/c/"},   {"..", "http://a/b/"},       {"../", "http://a/b/"},
+        {"../g", "http://a/b/g"},  {"../..", "http://a/"},      {"../../", "http://a/"},
+        {"../../g", "http://a/g"}, {"../../../g", "http://a/g"}, {"/./g", "http://a/g"},
+        {"/../g", "http://a/g"},   {"g.", "http://a/b/c/g."},   {"..g", "http://a/b/c/..g"},
+        {"./../g", "http://a/b/g"}, {"./g/.", "http://a/b/c/g/"}, {"g/./h", "http://a/b/c/g/h"},
+        {"g/../h", "http://a/b/c/h"}, {"g;x=1/./y", "http://a/b/c/g;x=1/y"},
+        {"g;x=1/../y", "http://a/b/c/y"},
+    };
+    for (size_t i = 0; i < sizeof rfc / sizeof rfc[0]; i++)
+        expect_resolved(b, rfc[i][0], rfc[i][1]);
+    expect_resolved("https://example.org", "dossier", "https://example.org/dossier");
+    expect_resolved("https://example.org/news/a.html", " /img/x.jpg\n", "https://example.org/img/x.jpg");
+    /* No usable base: a relative reference stays as written. */
+    expect_resolved(NULL, "/dossier", "/dossier");
+    expect_resolved("relative/only", "x", "x");
+}
+
+static void test_url_scheme(void **state)
+{
+    (void)state;
+    char s[32];
+    char *c = base_url_clean(" \x0e jav\tas\ncr\ript:alert(1) \x01");
+    assert_string_equal(c, "javascript:alert(1)");
+    assert_int_equal(base_url_scheme(c, s, sizeof s), 10);
+    assert_string_equal(s, "javascript");
+    free(c);
+    assert_int_equal(base_url_scheme("JaVaScRiPt:x", s, sizeof s), 10);
+    assert_string_equal(s, "javascript");
+    assert_int_equal(base_url_scheme("/a:b", s, sizeof s), 0);
+    assert_int_equal(base_url_scheme("a/b:c", s, sizeof s), 0);
+    assert_int_equal(base_url_scheme("1http:x", s, sizeof s), 0);
+    assert_int_equal(base_url_scheme("https://x", s, sizeof s), 5);
+    assert_string_equal(s, "https");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -454,6 +511,8 @@ int main(void)
         cmocka_unit_test(test_tags_names),
         cmocka_unit_test(test_tags_truncated),
         cmocka_unit_test(test_tags_lone_lt),
+        cmocka_unit_test(test_url_resolve),
+        cmocka_unit_test(test_url_scheme),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,6 +14,8 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "glance.h" /* GLANCE_VERSION */
+
 #include "run.h"
 
 static char tmpdir[] = "/tmp/glance-cli-XXXXXX";
@@ -144,8 +146,9 @@ static void text_output(void **state)
     assert_true(strlen(r.out) > 500);
     assert_string_equal(r.err, "");
     assert_null(strstr(r.out, "<p>"));
-    /* The title first, then the story; the headline is not repeated. */
-    const char *title = "Harbour town opens its first tidal power station | The Coastal Ledger\n\n";
+    /* The title first (the headline, without the site's name the <title>
+     * adds), then the story; the headline is not repeated. */
+    const char *title = "Harbour town opens its first tidal power station\n\n";
     assert_true(strncmp(r.out, title, strlen(title)) == 0);
     assert_non_null(strstr(r.out, "\n\nThe turbines under the old ferry pier"));
     assert_null(strstr(r.out + strlen(title), "Harbour town opens"));
@@ -326,6 +329,122 @@ static int teardown(void **state)
     return system(cmd) == 0 ? 0 : -1;
 }
 
+/* A bad flag, for every command: one line that names it and points to
+ * --help, exit 2, nothing on standard output (not the whole usage). */
+static void bad_flag_one_line(void **state)
+{
+    const char *cmds[] = {"extract", "shot", "bench", "sweep", "serve", "dump", "options", ""};
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        char args[256];
+        snprintf(args, sizeof args, "%s --no-such-flag", cmds[i]);
+        run_out r = run(args);
+        if (r.code != 2 || count_lines(r.err) != 1 || !strstr(r.err, "--no-such-flag") ||
+            !strstr(r.err, "--help") || r.out[0])
+            fail_msg("glance %s: exit %d, stderr \"%s\", stdout \"%.80s\"", args, r.code, r.err, r.out);
+        run_free(&r);
+    }
+    run_out r = run("frobnicate");
+    assert_int_equal(count_lines(r.err), 1);
+    run_free(&r);
+    r = run("");
+    assert_int_equal(r.code, 2);
+    assert_int_equal(count_lines(r.err), 1);
+    run_free(&r);
+}
+
+/* --version and -V, for glance and for each command. */
+static void version(void **state)
+{
+    const char *args[] = {"--version", "-V", "extract -V", "shot --version", "serve -V",
+                          "options --version", "sweep -V"};
+    for (size_t i = 0; i < sizeof args / sizeof args[0]; i++) {
+        run_out r = run(args[i]);
+        if (r.code != 0 || strncmp(r.out, "glance " GLANCE_VERSION "\n", strlen("glance " GLANCE_VERSION "\n")))
+            fail_msg("glance %s: exit %d, \"%.60s\"", args[i], r.code, r.out);
+        run_free(&r);
+    }
+}
+
+/* An error names the file once. */
+static void file_named_once(void **state)
+{
+    char args[512], path[400];
+    snprintf(path, sizeof path, "%s/missing.html", tmpdir);
+    snprintf(args, sizeof args, "extract %s", path);
+    run_out r = run(args);
+    assert_int_equal(r.code, 3);
+    const char *first = strstr(r.err, path);
+    assert_non_null(first);
+    assert_null(strstr(first + 1, path));
+    run_free(&r);
+}
+
+/* glance shot -o - writes the PNG to standard output. */
+static void shot_to_stdout(void **state)
+{
+    char args[512];
+    snprintf(args, sizeof args, "shot %s/news.html -o - --max-height 200", FIXTURES_DIR);
+    run_out r = run(args);
+    assert_int_equal(r.code, 0);
+    assert_memory_equal(r.out, "\x89PNG\r\n\x1a\n", 8);
+    run_free(&r);
+    snprintf(args, sizeof args, "extract %s/news.html --shot -", FIXTURES_DIR);
+    r = run(args);
+    assert_int_equal(r.code, 2);
+    assert_int_equal(count_lines(r.err), 1);
+    run_free(&r);
+}
+
+/* --format markdown, and --metadata for text and Markdown. */
+static void markdown_and_metadata(void **state)
+{
+    char args[512];
+    snprintf(args, sizeof args, "extract --format markdown %s/meta-tides.html", FIXTURES_DIR);
+    run_out r = run(args);
+    assert_int_equal(r.code, 0);
+    const char *head = "# Wie Gezeitenkraftwerke funktionieren\n\n";
+    assert_true(strncmp(r.out, head, strlen(head)) == 0);
+    assert_non_null(strstr(r.out, "\n- Erste Stufe: zwei Megawatt\n- Zweite Stufe: fünf Megawatt\n"
+                                  "  1. Planung bis zum Herbst\n"));
+    assert_non_null(strstr(r.out, "[Dossier](/dossier)"));
+    run_free(&r);
+    snprintf(args, sizeof args, "extract --format=markdown --metadata %s/meta-tides.html", FIXTURES_DIR);
+    r = run(args);
+    assert_int_equal(r.code, 0);
+    assert_true(strncmp(r.out, "---\ntitle: \"Wie Gezeitenkraftwerke funktionieren\"\nauthors:\n"
+                               "  - \"Anna Berger\"\n  - \"Jens Ohlsen\"\n", 90) == 0);
+    assert_non_null(strstr(r.out, "\npublished: \"2024-03-05T08:00:00+01:00\"\n"));
+    assert_non_null(strstr(r.out, "\nsite_name: \"Küstenblatt\"\n"));
+    assert_non_null(strstr(r.out, "\n---\n\nVon [Anna Berger]"));
+    run_free(&r);
+    snprintf(args, sizeof args, "extract --metadata %s/meta-tides.html", FIXTURES_DIR);
+    r = run(args);
+    assert_int_equal(r.code, 0);
+    assert_true(strncmp(r.out, "title: Wie Gezeitenkraftwerke funktionieren\n"
+                               "authors: Anna Berger; Jens Ohlsen\n", 78) == 0);
+    assert_non_null(strstr(r.out, "\nlanguage: de\n"));
+    assert_non_null(strstr(r.out, "\n\nWo der Tidenhub groß ist"));
+    run_free(&r);
+    /* The JSON carries the metadata with their sources. */
+    snprintf(args, sizeof args, "extract --format json %s/meta-tides.html", FIXTURES_DIR);
+    r = run(args);
+    json_object *o = json_tokener_parse(r.out), *m, *from, *v;
+    assert_non_null(o);
+    assert_true(json_object_object_get_ex(o, "metadata", &m));
+    assert_true(json_object_object_get_ex(m, "canonical_url", &v));
+    assert_string_equal(json_object_get_string(v), "https://www.kuestenblatt.de/energie/gezeiten");
+    assert_true(json_object_object_get_ex(m, "from", &from));
+    assert_true(json_object_object_get_ex(from, "canonical_url", &v));
+    assert_string_equal(json_object_get_string(v), "link:canonical");
+    json_object_put(o);
+    run_free(&r);
+    snprintf(args, sizeof args, "extract --format rtf %s/meta-tides.html", FIXTURES_DIR);
+    r = run(args);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "markdown"));
+    run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -341,6 +460,11 @@ int main(void)
         cmocka_unit_test(method_option),
         cmocka_unit_test(method_all),
         cmocka_unit_test(no_content_exits_1),
+        cmocka_unit_test(bad_flag_one_line),
+        cmocka_unit_test(version),
+        cmocka_unit_test(file_named_once),
+        cmocka_unit_test(shot_to_stdout),
+        cmocka_unit_test(markdown_and_metadata),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

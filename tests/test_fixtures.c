@@ -35,7 +35,27 @@ typedef struct expectation {
     int n_contains;
     char excludes[MAX_PHRASES][256];
     int n_excludes;
+    /* meta.FIELD: VALUE, the metadata the page must give: FIELD a name of
+     * glance_meta_field, "authors" (the names, "; " between them) or
+     * "from.FIELD" (where it came from); "(none)" for a field the page
+     * must not have. */
+    char meta_key[MAX_PHRASES][48];
+    char meta_value[MAX_PHRASES][256];
+    int n_meta;
 } expectation;
+
+/* Is `key` (after "meta.") one the metadata have? */
+static int meta_key_known(const char *key)
+{
+    if (strncmp(key, "from.", 5) == 0)
+        key += 5;
+    if (strcmp(key, "authors") == 0)
+        return 1;
+    for (int i = 0; glance_meta_field(i); i++)
+        if (strcmp(key, glance_meta_field(i)) == 0)
+            return 1;
+    return 0;
+}
 
 static glance_context *ctx;
 
@@ -106,6 +126,20 @@ static int load_expect(const char *path, expectation *e, char *why, size_t cap)
             }
             dst = key[0] == 'c' ? e->contains[(*n)++] : e->excludes[(*n)++];
             size = sizeof e->contains[0];
+        } else if (strncmp(key, "meta.", 5) == 0) {
+            if (!meta_key_known(key + 5) || strlen(key + 5) >= sizeof e->meta_key[0]) {
+                snprintf(why, cap, "%s:%d: unknown metadata field '%s'", path, lineno, key + 5);
+                bad = 1;
+                break;
+            }
+            if (e->n_meta >= MAX_PHRASES) {
+                snprintf(why, cap, "%s:%d: more than %d metadata fields", path, lineno, MAX_PHRASES);
+                bad = 1;
+                break;
+            }
+            snprintf(e->meta_key[e->n_meta], sizeof e->meta_key[0], "%s", key + 5);
+            dst = e->meta_value[e->n_meta++];
+            size = sizeof e->meta_value[0];
         } else if (strcmp(key, "window") == 0) {
             if (sscanf(val, "%dx%d", &e->window_w, &e->window_h) != 2) {
                 snprintf(why, cap, "%s:%d: window '%s' is not WxH", path, lineno, val);
@@ -126,6 +160,32 @@ static int load_expect(const char *path, expectation *e, char *why, size_t cap)
     }
     fclose(f);
     return bad ? -1 : 0;
+}
+
+/* The metadata the .expect names, each as the result gives it. */
+static void check_meta(const expectation *e, glance_result *res)
+{
+    for (int i = 0; i < e->n_meta; i++) {
+        const char *key = e->meta_key[i], *want = e->meta_value[i];
+        int from = strncmp(key, "from.", 5) == 0;
+        const char *field = from ? key + 5 : key;
+        char got[1024] = "";
+        const char *src = NULL, *v = NULL;
+        if (strcmp(field, "authors") == 0) {
+            int n = glance_result_author_count(res);
+            for (int k = 0; k < n; k++)
+                snprintf(got + strlen(got), sizeof got - strlen(got), "%s%s", k ? "; " : "",
+                         glance_result_author(res, k, &src));
+            v = n ? got : NULL;
+        } else {
+            v = glance_result_meta(res, field, &src);
+        }
+        const char *have = from ? src : v;
+        if (!have)
+            have = "(none)";
+        if (strcmp(have, want) != 0)
+            fail_msg("%s: metadata %s is \"%s\", expected \"%s\"", e->name, key, have, want);
+    }
 }
 
 static void check_fixture(void **state)
@@ -193,6 +253,7 @@ static void check_fixture(void **state)
             fail_msg("%s: chosen by rule %s, expected %s", e->name, json_object_get_string(rule), e->rule);
         json_object_put(o);
     }
+    check_meta(e, res);
     for (int i = 0; i < e->n_contains; i++)
         if (!strstr(text, e->contains[i]))
             fail_msg("%s: text lacks \"%s\"", e->name, e->contains[i]);

@@ -42,7 +42,7 @@ static httpd *up;         /* the upstream */
 static char upbase[64];   /* http://127.0.0.1:PORT */
 static pid_t server_pid;
 static int server_port;
-static char *article, *links;
+static char *article, *links, *tides;
 static char *big;
 #define BIG_LEN 300000
 #define ARTICLE_PHRASE "Most bread recipes ask for more yeast"
@@ -89,8 +89,16 @@ static const char markup_page[] =
     "<p>A second paragraph of plain words keeps the text long enough to be the main content.</p>"
     "</body></html>";
 
+/* The lead image of meta-tides.html (its og:image and its figure). */
+static const char turbine_svg[] =
+    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"760\" height=\"380\" viewBox=\"0 0 760 380\">"
+    "<rect width=\"760\" height=\"380\" fill=\"#2a6f97\"/><circle cx=\"380\" cy=\"190\" r=\"120\" "
+    "fill=\"#a9d6e5\"/><rect x=\"370\" y=\"60\" width=\"20\" height=\"260\" fill=\"#013a63\"/></svg>";
+
 static httpd_route routes[] = {
     {.path = "/article.html"},
+    {.path = "/tides.html"},                            /* fixtures/meta-tides.html */
+    {.path = "/bilder/turbine.svg", .headers = "Content-Type: image/svg+xml\r\n", .body = turbine_svg},
     {.path = "/markup.html", .body = markup_page},
     {.path = "/links.html"},
     {.path = "/esc.html?a=1&b=2", .body = esc_page},
@@ -117,6 +125,10 @@ static void start_server(void)
     assert_true(server_pid >= 0);
     if (server_pid == 0) {
         dup2(p[1], 1);
+        /* The access log (stderr), for test_access_log. */
+        int log = open(BUILD_DIR "/serve-stderr.log", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (log >= 0)
+            dup2(log, 2);
         execl(GLANCE_BIN, "glance", "serve", "--listen", "127.0.0.1:0", "--workers", "2", "--queue",
               "4", "--budget", "3", "--max-page-bytes", "200000", "--set", "max_redirects=5",
               "--allow-host", allow, (char *)NULL);
@@ -308,6 +320,32 @@ static void assert_error(answer a, long code, const char *status)
     assert_error_says(a, code, status, NULL);
 }
 
+/* An error of GET /read: an HTML page (not JSON) with the code, its
+ * status word and the reason naming `says` (when not NULL), and a link to
+ * `original` (when not NULL). */
+static void assert_reader_error(answer a, long code, const char *status, const char *says,
+                                const char *original)
+{
+    if (a.code != code)
+        fail_msg("expected %ld, got %ld: %s", code, a.code, a.body);
+    assert_non_null(strstr(a.ctype, "text/html"));
+    char want[128];
+    snprintf(want, sizeof want, "<code>%s</code>", status);
+    if (!strstr(a.body, want))
+        fail_msg("the page does not say %s: %s", status, a.body);
+    assert_non_null(strstr(a.body, "class=\"reason\""));
+    if (says && !strstr(a.body, says))
+        fail_msg("the page does not name '%s': %s", says, a.body);
+    if (original) {
+        char href[600];
+        snprintf(href, sizeof href, "<a href=\"%s\"", original);
+        if (!strstr(a.body, href))
+            fail_msg("no link to the original %s: %s", original, a.body);
+    }
+    assert_null(strstr(a.body, "<script"));
+    free(a.body);
+}
+
 /* ---- set-up ------------------------------------------------------------ */
 
 static int setup(void **state)
@@ -319,6 +357,7 @@ static int setup(void **state)
     curl_global_init(CURL_GLOBAL_DEFAULT);
     article = slurp(FIXTURES_DIR "/article-tag.html");
     links = slurp(FIXTURES_DIR "/links-only.html");
+    tides = slurp(FIXTURES_DIR "/meta-tides.html");
     big = malloc(BIG_LEN + 1);
     memset(big, ' ', BIG_LEN);
     memcpy(big, "<html><body><p>", 15);
@@ -330,6 +369,8 @@ static int setup(void **state)
             routes[i].body = article;
         else if (!strcmp(p, "/links.html"))
             routes[i].body = links;
+        else if (!strcmp(p, "/tides.html"))
+            routes[i].body = tides;
         else if (!strcmp(p, "/big.html"))
             routes[i].body = big;
     }
@@ -349,6 +390,7 @@ static int teardown(void **state)
     httpd_stop(up);
     free(article);
     free(links);
+    free(tides);
     free(big);
     curl_global_cleanup();
     return 0;
@@ -371,7 +413,8 @@ static void test_read(void **state)
     free(u);
     assert_int_equal(a.code, 200);
     assert_non_null(strstr(a.ctype, "text/html"));
-    assert_non_null(strstr(a.body, "<title>Slow bread: less yeast, more time | The Flour Notebook</title>"));
+    /* The title is the headline, without the site's name. */
+    assert_non_null(strstr(a.body, "<title>Slow bread: less yeast, more time</title>"));
     assert_non_null(strstr(a.body, ARTICLE_PHRASE));
     /* The link to the original, our stylesheet with both schemes, and
      * blocks set in their own direction. */
@@ -382,6 +425,54 @@ static void test_read(void **state)
     assert_non_null(strstr(a.body, "unicode-bidi: plaintext"));
     assert_null(strstr(a.body, "<script"));
     free(a.body);
+}
+
+/* The reader page of an article that says everything about itself:
+ * its language and direction on <html>, the site's name, the title
+ * without it, the authors, the date, the reading time, the lead image
+ * (absolute, from the upstream), and the content's links absolute. */
+static void test_read_metadata(void **state)
+{
+    char *u = up_url("/tides.html");
+    answer a = get("/read?url=%s", u);
+    free(u);
+    assert_int_equal(a.code, 200);
+    assert_non_null(strstr(a.body, "<html lang=\"de\" dir=\"ltr\">"));
+    assert_non_null(strstr(a.body, "<title>Wie Gezeitenkraftwerke funktionieren</title>"));
+    assert_non_null(strstr(a.body, "<p class=\"site\" dir=\"auto\">Küstenblatt</p>"));
+    assert_non_null(strstr(a.body, "<span class=\"byline\">Anna Berger, Jens Ohlsen</span>"));
+    assert_non_null(strstr(a.body, "<time datetime=\"2024-03-05T08:00:00+01:00\">2024-03-05</time>"));
+    assert_non_null(strstr(a.body, "<span class=\"reading-time\">1 min</span>"));
+    char want[256];
+    snprintf(want, sizeof want, "<figure class=\"lead\"><img src=\"%s/bilder/turbine.svg\"", upbase);
+    assert_non_null(strstr(a.body, want));
+    snprintf(want, sizeof want, "<a href=\"%s/dossier\">Dossier</a>", upbase);
+    assert_non_null(strstr(a.body, want));
+    free(a.body);
+}
+
+/* One line on stderr per request: time, method, path, status, bytes,
+ * milliseconds. */
+static void test_access_log(void **state)
+{
+    answer a = get("/healthz");
+    free(a.body);
+    a = get("/nowhere");
+    free(a.body);
+    usleep(100000);
+    char *log = slurp(BUILD_DIR "/serve-stderr.log");
+    assert_non_null(log);
+    /* "2025-01-02T03:04:05Z GET /healthz 200 3 0.1ms" */
+    const char *p = strstr(log, " GET /healthz 200 3 ");
+    assert_non_null(p);
+    const char *line = p;
+    while (line > log && line[-1] != '\n')
+        line--;
+    int y, mo, d, h, mi, sec;
+    assert_int_equal(sscanf(line, "%4d-%2d-%2dT%2d:%2d:%2dZ", &y, &mo, &d, &h, &mi, &sec), 6);
+    assert_non_null(strstr(p, "ms\n"));
+    assert_non_null(strstr(log, " GET /nowhere 404 "));
+    free(log);
 }
 
 static void test_read_escapes(void **state)
@@ -503,11 +594,12 @@ static void test_errors(void **state)
 {
     char *u;
     assert_error(get("/extract"), 400, "badurl");
-    assert_error(get("/read?url=ftp%%3A%%2F%%2Fexample.org%%2F"), 400, "badurl");
+    assert_reader_error(get("/read?url=ftp%%3A%%2F%%2Fexample.org%%2F"), 400, "badurl",
+                        "not an http or https URL", NULL);
     assert_error(get("/extract?url=not%%20a%%20url"), 400, "badurl");
     u = up_url("/article.html");
-    assert_error(get("/read?url=%s&window=10x10", u), 400, "badoption");
-    assert_error(get("/read?url=%s&window=wide", u), 400, "badoption");
+    assert_reader_error(get("/read?url=%s&window=10x10", u), 400, "badoption", "window", NULL);
+    assert_reader_error(get("/read?url=%s&window=wide", u), 400, "badoption", "window", NULL);
     assert_error(get("/shot?url=%s&window=7680x4320", u), 400, "badoption"); /* 265 MB of PNG */
     free(u);
     /* The address policy: the allow-list names 127.0.0.1:PORT exactly, so
@@ -515,14 +607,24 @@ static void test_errors(void **state)
      * and a private address are refused. */
     assert_error(get("/extract?url=http%%3A%%2F%%2F127.0.0.1%%3A1%%2F"), 403, "addressrefused");
     u = up_url("/to-private");
-    assert_error(get("/read?url=%s", u), 403, "addressrefused");
+    char orig[256];
+    snprintf(orig, sizeof orig, "%s/to-private", upbase);
+    assert_reader_error(get("/read?url=%s", u), 403, "addressrefused", NULL, orig);
     free(u);
     assert_error(get("/shot?url=http%%3A%%2F%%2F192.168.1.1%%2F"), 403, "addressrefused");
     u = up_url("/links.html");
     assert_error(get("/extract?url=%s", u), 422, "nocontent");
     free(u);
     u = up_url("/gone.html");
-    assert_error(get("/read?url=%s", u), 502, "fetch");
+    snprintf(orig, sizeof orig, "%s/gone.html", upbase);
+    assert_reader_error(get("/read?url=%s", u), 502, "fetch", "404", orig);
+    assert_error(get("/extract?url=%s", u), 502, "fetch"); /* JSON elsewhere */
+    free(u);
+    /* A page without content: the reader says so, with the way to the
+     * original. */
+    u = up_url("/links.html");
+    snprintf(orig, sizeof orig, "%s/links.html", upbase);
+    assert_reader_error(get("/read?url=%s", u), 422, "nocontent", "no main content", orig);
     free(u);
     u = up_url("/big.html");
     assert_error(get("/extract?url=%s", u), 413, "toobig");
@@ -580,13 +682,13 @@ static void test_query_options(void **state)
     free(a.body);
     /* A limit raised over the server's: refused, naming the option. */
     assert_error_says(get("/extract?url=%s&max_depth=100000", u), 400, "badoption", "max_depth");
-    assert_error_says(get("/read?url=%s&max_redirects=6", u), 400, "badoption", "max_redirects");
+    assert_reader_error(get("/read?url=%s&max_redirects=6", u), 400, "badoption", "max_redirects", NULL);
     assert_error_says(get("/extract?url=%s&max_page_bytes=1G", u), 400, "badoption",
                       "max_input_bytes");
     /* The operator's options: local files, the address policy, the
      * identity sent; in a POST's query too. */
     assert_error_says(get("/extract?url=%s&public_only=off", u), 400, "badoption", "public_only");
-    assert_error_says(get("/read?url=%s&base_dir=%%2Fetc", u), 400, "badoption", "base_dir");
+    assert_reader_error(get("/read?url=%s&base_dir=%%2Fetc", u), 400, "badoption", "base_dir", NULL);
     assert_error_says(get("/shot?url=%s&allow_addrs=127.0.0.1%%3A1", u), 400, "badoption",
                       "allow_addrs");
     assert_error_says(call("/extract?user_agent=x", linked_page, sizeof linked_page - 1, "text/html"),
@@ -703,20 +805,67 @@ static void test_concurrent(void **state)
     free(a.body);
 }
 
-/* The reader page as Chromium shows it at a phone's width. */
-static void browse(const char *page, const char *png, const char *scheme, char **json_out)
+/* The reader page as Chromium shows it at a width (a phone's, 390; a
+ * desktop's, 1280). */
+static void browse_at(const char *page, const char *png, int width, const char *scheme,
+                      char **json_out)
 {
     char *u = up_url(page);
     char cmd[2048];
     snprintf(cmd, sizeof cmd,
-             "cd %s && node reader-check.mjs 'http://127.0.0.1:%d/read?url=%s' %s/%s 390 %s >%s/%s.json",
-             TOOLS_DIR, server_port, u, BUILD_DIR, png, scheme, BUILD_DIR, png);
+             "cd %s && node reader-check.mjs 'http://127.0.0.1:%d/read?url=%s' %s/%s %d %s >%s/%s.json",
+             TOOLS_DIR, server_port, u, BUILD_DIR, png, width, scheme, BUILD_DIR, png);
     free(u);
     int rc = system(cmd);
     assert_int_equal(rc, 0);
     char jpath[512];
     snprintf(jpath, sizeof jpath, "%s/%s.json", BUILD_DIR, png);
     *json_out = slurp(jpath);
+}
+
+static void browse(const char *page, const char *png, const char *scheme, char **json_out)
+{
+    browse_at(page, png, 390, scheme, json_out);
+}
+
+static const char *jstr(json_object *o, const char *key)
+{
+    json_object *v;
+    return json_object_object_get_ex(o, key, &v) && v ? json_object_get_string(v) : "";
+}
+
+/* The article with metadata at a phone's and a desktop's width, light and
+ * dark: the byline and the lead image shown, lang and dir set, nothing
+ * wider than the screen. */
+static void browse_metadata(int width, const char *scheme)
+{
+    char png[64], *j;
+    snprintf(png, sizeof png, "reader-meta-%d-%s.png", width, scheme);
+    browse_at("/tides.html", png, width, scheme, &j);
+    json_object *o = json_tokener_parse(j), *v, *img;
+    assert_non_null(o);
+    assert_string_equal(jstr(o, "lang"), "de");
+    assert_string_equal(jstr(o, "dir"), "ltr");
+    assert_string_equal(jstr(o, "byline"), "Anna Berger, Jens Ohlsen");
+    assert_string_equal(jstr(o, "site"), "Küstenblatt");
+    assert_string_equal(jstr(o, "date"), "2024-03-05");
+    assert_string_equal(jstr(o, "readingTime"), "1 min");
+    assert_true(json_object_object_get_ex(o, "leadImage", &img) && img);
+    assert_true(json_object_object_get_ex(img, "naturalWidth", &v));
+    assert_int_equal(json_object_get_int(v), 760); /* loaded */
+    assert_true(json_object_object_get_ex(img, "width", &v));
+    double w = json_object_get_double(v);
+    assert_true(w > 300 && w <= width);
+    assert_true(json_object_object_get_ex(o, "text", &v));
+    assert_non_null(strstr(json_object_get_string(v), "Wo der Tidenhub groß ist"));
+    json_object *sw, *cw;
+    assert_true(json_object_object_get_ex(o, "scrollWidth", &sw));
+    assert_true(json_object_object_get_ex(o, "clientWidth", &cw));
+    assert_true(json_object_get_int(sw) <= json_object_get_int(cw));
+    print_message("reader with metadata at %d px, %s: byline \"%s\", lead image %.0f px wide; "
+                  "screenshot %s/%s\n", width, scheme, jstr(o, "byline"), w, BUILD_DIR, png);
+    json_object_put(o);
+    free(j);
 }
 
 static void test_browser(void **state)
@@ -783,6 +932,23 @@ static void test_browser(void **state)
     assert_true(r + g + b < 150 && fr + fgg + fb > 500);
     json_object_put(o);
     free(j);
+
+    browse_metadata(390, "light");
+    browse_metadata(390, "dark");
+    browse_metadata(1280, "light");
+    browse_metadata(1280, "dark");
+
+    /* A page without content: the reader's own page, not JSON. */
+    browse("/links.html", "reader-390-nocontent.png", "light", &j);
+    o = json_tokener_parse(j);
+    assert_non_null(o);
+    json_object *code, *tx;
+    assert_true(json_object_object_get_ex(o, "status", &code));
+    assert_int_equal(json_object_get_int(code), 422);
+    assert_true(json_object_object_get_ex(o, "text", &tx));
+    assert_non_null(strstr(json_object_get_string(tx), "no main content"));
+    json_object_put(o);
+    free(j);
 }
 
 /* SIGTERM with a slow request in flight: it is answered, then the server
@@ -825,6 +991,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_healthz),
         cmocka_unit_test(test_read),
+        cmocka_unit_test(test_read_metadata),
+        cmocka_unit_test(test_access_log),
         cmocka_unit_test(test_read_escapes),
         cmocka_unit_test(test_read_span_answer_escaped),
         cmocka_unit_test(test_extract_get),

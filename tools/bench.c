@@ -356,6 +356,10 @@ int cmd_bench(int argc, char **argv)
             fidelity = 1;
             continue;
         }
+        if (cli_is_version(a)) {
+            code = cli_version();
+            goto out;
+        }
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             usage_bench(stdout);
             code = 0;

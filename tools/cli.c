@@ -101,6 +101,34 @@ const char cli_exit_usage[] =
     "4 internal error, 5 the page could not be fetched (network, HTTP error,\n"
     "timeout, address refused, too many redirects).\n";
 
+int cli_is_version(const char *a)
+{
+    return !strcmp(a, "--version") || !strcmp(a, "-V");
+}
+
+int cli_version(void)
+{
+    printf("glance %s\n", GLANCE_VERSION);
+    /* The fonts found here: a script without a face lays out with the
+     * metric fallback, but a shot draws it as boxes. */
+    glance_context *ctx = glance_context_new();
+    char *report = ctx ? glance_fonts_report(ctx) : NULL;
+    if (report) {
+        printf("fonts (the default sans-serif and its fallbacks):\n");
+        for (const char *p = report; *p;) {
+            const char *nl = strchr(p, '\n');
+            size_t n = nl ? (size_t)(nl - p) : strlen(p);
+            printf("  %.*s\n", (int)n, p);
+            p += n + (nl ? 1 : 0);
+        }
+    } else {
+        printf("fonts: none could be set up\n");
+    }
+    free(report);
+    glance_context_free(ctx);
+    return 0;
+}
+
 void cli_bad_flag(const char *cmd, const char *flag)
 {
     fprintf(stderr, "glance %s: unknown option '%s' (glance %s --help lists them)\n", cmd, flag, cmd);
@@ -204,8 +232,15 @@ glance_status cli_load_page(glance_context *ctx, const char *path, const glance_
         if (err)
             fprintf(stderr, "glance: warning: stylesheet %s skipped: %s\n", url, err);
     }
-    if (st != GLANCE_OK)
-        fprintf(stderr, "glance: %s: %s\n", strcmp(path, "-") ? path : "stdin",
-                glance_result_message(*res, st));
+    if (st != GLANCE_OK) {
+        /* The library's message names a file or URL it could not read
+         * itself: then once is enough. */
+        const char *msg = glance_result_message(*res, st);
+        const char *name = strcmp(path, "-") ? path : "stdin";
+        if (strstr(msg, name))
+            fprintf(stderr, "glance: %s\n", msg);
+        else
+            fprintf(stderr, "glance: %s: %s\n", name, msg);
+    }
     return st;
 }

@@ -27,6 +27,13 @@ int cli_exit_for(glance_status st);
 /* The exit statuses as --help states them. */
 extern const char cli_exit_usage[];
 
+/* --version and -V, for glance and each command: "glance 0.2.0" and the
+ * fonts found; returns the exit status (0). */
+int cli_version(void);
+
+/* Is `a` --version or -V? */
+int cli_is_version(const char *a);
+
 /* "glance CMD: unknown option '-x' (glance CMD --help lists them)" */
 void cli_bad_flag(const char *cmd, const char *flag);
 

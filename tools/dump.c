@@ -88,6 +88,10 @@ int cmd_dump(int argc, char **argv)
             }
             continue;
         }
+        if (cli_is_version(a)) {
+            code = cli_version();
+            goto out;
+        }
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage_dump(stdout);
             code = 0;

@@ -3,7 +3,9 @@
 # libraries (litehtml and its parser gumbo, cairo, FreeType, fontconfig,
 # HarfBuzz, json-c, zlib for .gz corpora, libcurl and the CA certificates
 # for pages from URLs, uchardet for undeclared charsets), the test framework
-# (cmocka), the build tools, and the fonts: Liberation (metric-compatible
+# (cmocka) and cmark-gfm (the Markdown parser the tests read glance's
+# Markdown back with: CommonMark with GitHub's tables), the build tools,
+# and the fonts: Liberation (metric-compatible
 # with Arial, Helvetica, Times New Roman
 # and Courier New, so text measures as browsers on Linux measure it),
 # DejaVu, and Noto CJK for Chinese, Japanese and Korean.
@@ -11,7 +13,7 @@ set -eu
 
 PACKAGES="build-essential cmake pkg-config
 liblitehtml-dev libgumbo-dev libcairo2-dev libfreetype-dev libfontconfig-dev
-libharfbuzz-dev libjson-c-dev libcmocka-dev zlib1g-dev
+libharfbuzz-dev libjson-c-dev libcmocka-dev cmark-gfm zlib1g-dev
 libcurl4-openssl-dev ca-certificates libuchardet-dev libmicrohttpd-dev
 fonts-liberation2 fonts-dejavu-core fonts-noto-cjk fontconfig"
 

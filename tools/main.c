@@ -18,7 +18,9 @@ static void usage(FILE *f)
           "  sweep            window sizes and GCE parameters over a corpus (glance sweep --help)\n"
           "  serve            the reader-mode backend over HTTP (glance serve --help)\n"
           "  options          every option of the library, as a Markdown table\n"
-          "  dump             every page of a folder as its JSON, a line each\n",
+          "  dump             every page of a folder as its JSON, a line each\n"
+          "\n"
+          "  -V, --version    the version, and the fonts found\n",
           f);
 }
 
@@ -33,30 +35,11 @@ int main(int argc, char **argv)
         {"dump", cmd_dump},
     };
     if (argc < 2) {
-        usage(stderr);
+        fprintf(stderr, "glance: which command? (glance --help lists them)\n");
         return EXIT_USAGE;
     }
-    if (strcmp(argv[1], "--version") == 0) {
-        printf("glance %s\n", GLANCE_VERSION);
-        /* The fonts found here: a script without a face lays out with the
-         * metric fallback, but a shot draws it as boxes. */
-        glance_context *ctx = glance_context_new();
-        char *report = ctx ? glance_fonts_report(ctx) : NULL;
-        if (report) {
-            printf("fonts (the default sans-serif and its fallbacks):\n");
-            for (const char *p = report; *p;) {
-                const char *nl = strchr(p, '\n');
-                size_t n = nl ? (size_t)(nl - p) : strlen(p);
-                printf("  %.*s\n", (int)n, p);
-                p += n + (nl ? 1 : 0);
-            }
-        } else {
-            printf("fonts: none could be set up\n");
-        }
-        free(report);
-        glance_context_free(ctx);
-        return 0;
-    }
+    if (cli_is_version(argv[1]))
+        return cli_version();
     if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {
         usage(stdout);
         return 0;
@@ -64,7 +47,9 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(argv[1], commands[i].name) == 0)
             return commands[i].fn(argc - 1, argv + 1);
-    fprintf(stderr, "glance: unknown command '%s'\n", argv[1]);
-    usage(stderr);
+    if (argv[1][0] == '-')
+        fprintf(stderr, "glance: unknown option '%s' (glance --help lists the commands)\n", argv[1]);
+    else
+        fprintf(stderr, "glance: unknown command '%s' (glance --help lists them)\n", argv[1]);
     return EXIT_USAGE;
 }

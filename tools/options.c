@@ -1,5 +1,6 @@
 /* tools/: the library's options as flags, documented from its table. */
 #include "tools/options.h"
+#include "tools/cli.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -146,8 +147,13 @@ int cmd_options(int argc, char **argv)
              "meaning) as a Markdown table: the table of README.md.");
         return 0;
     }
+    if (argc > 1 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")))
+        return cli_version();
     if (argc > 1) {
-        fprintf(stderr, "glance options: takes no arguments\n");
+        if (argv[1][0] == '-')
+            cli_bad_flag("options", argv[1]);
+        else
+            fprintf(stderr, "glance options: takes no arguments (glance options --help)\n");
         return 2;
     }
     puts("| key | values | default | meaning |\n| --- | --- | --- | --- |");

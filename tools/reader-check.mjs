@@ -6,7 +6,10 @@
 //  horizontal scroll when scrollWidth <= clientWidth), "title",
 //  "paragraphs": [{"text": first 40 characters, "firstLeft", "firstRight":
 //  the box of its first character, "left", "right": the paragraph's box}],
-//  "background", "color": the body's computed colours in the scheme asked for}
+//  "background", "color": the body's computed colours in the scheme asked for,
+//  "lang", "dir": the <html>'s, "site", "byline", "date", "readingTime": the
+//  header's texts as shown, "leadImage": {"src", "naturalWidth", "width",
+//  "height"} of the lead image once loaded (null without one)}
 // and saves a full-page screenshot to OUT.png. tests/test_serve.c runs it.
 import { chromium } from 'playwright-core';
 
@@ -43,7 +46,24 @@ try {
                 firstLeft: c ? c.left : null, firstRight: c ? c.right : null,
             };
         });
+        const shown = (sel) => {
+            const el = document.querySelector(sel);
+            return el ? el.innerText : null;
+        };
+        const lead = document.querySelector('figure.lead img');
         return {
+            lang: document.documentElement.lang,
+            dir: document.documentElement.dir,
+            site: shown('header .site'),
+            byline: shown('header .byline'),
+            date: shown('header time'),
+            readingTime: shown('header .reading-time'),
+            leadImage: lead ? {
+                src: lead.currentSrc || lead.src,
+                naturalWidth: lead.naturalWidth,
+                width: lead.getBoundingClientRect().width,
+                height: lead.getBoundingClientRect().height,
+            } : null,
             title: document.title,
             text: document.body.innerText,
             scrollWidth: document.documentElement.scrollWidth,

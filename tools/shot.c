@@ -7,6 +7,7 @@
 #include <fontconfig/fontconfig.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tools/cli.h"
@@ -60,7 +61,21 @@ int shot_cli_write(const shot_cli *s, glance_context *ctx, glance_result *res)
     if (!s->out)
         return 0;
     errno = 0;
-    glance_status st = glance_result_shot(ctx, res, &s->opts, s->out);
+    glance_status st;
+    if (strcmp(s->out, "-") == 0) {
+        /* The PNG to standard output, for a pipe. */
+        unsigned char *png = NULL;
+        size_t len = 0;
+        st = glance_result_shot_png(ctx, res, &s->opts, &png, &len);
+        if (st == GLANCE_OK && (fwrite(png, 1, len, stdout) != len || fflush(stdout) != 0)) {
+            fprintf(stderr, "glance: cannot write the PNG to standard output: %s\n", strerror(errno));
+            free(png);
+            return EXIT_INTERNAL;
+        }
+        free(png);
+    } else {
+        st = glance_result_shot(ctx, res, &s->opts, s->out);
+    }
     if (st == GLANCE_OK)
         return 0;
     if (st == GLANCE_EIO)
@@ -95,7 +110,7 @@ static void usage_shot(FILE *f)
           "outlined in bold magenta; a legend in the top right corner.\n"
           "\n"
           "options:\n"
-          "  -o, --shot OUT.png the PNG to write\n",
+          "  -o, --shot OUT.png the PNG to write (- for standard output)\n",
           f);
     fputs(shot_cli_usage, f);
     fputs("  and every option of glance extract's library (glance extract --help):\n"
@@ -118,6 +133,10 @@ int cmd_shot(int argc, char **argv)
     int code = EXIT_USAGE;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
+        if (cli_is_version(a)) {
+            code = cli_version();
+            goto done;
+        }
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             usage_shot(stdout);
             code = EXIT_CONTENT;

@@ -395,7 +395,8 @@ int cmd_sweep(int argc, char **argv)
     double jobs_d = 1;
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
+    opterr = 0; /* our one line, not getopt's and the whole usage */
+    while ((c = getopt_long(argc, argv, ":hV", longs, NULL)) != -1) {
         switch (c) {
         case O_PAGES: pages_dir = optarg; break;
         case O_TRUTH: truth_path = optarg; break;
@@ -414,12 +415,15 @@ int cmd_sweep(int argc, char **argv)
         case O_CSV: csv_path = optarg; break;
         case O_PNG: png_path = optarg; break;
         case 'h': usage_sweep(stdout); return 0;
-        default: usage_sweep(stderr); return EXIT_USAGE;
+        case 'V': return cli_version();
+        case ':':
+            fprintf(stderr, "glance sweep: %s needs a value (glance sweep --help)\n", argv[optind - 1]);
+            return EXIT_USAGE;
+        default: cli_bad_flag("sweep", argv[optind - 1]); return EXIT_USAGE;
         }
     }
     if (optind < argc || !pages_dir || !truth_path) {
-        fprintf(stderr, "glance sweep: give --pages and --truth\n");
-        usage_sweep(stderr);
+        fprintf(stderr, "glance sweep: give --pages and --truth (glance sweep --help)\n");
         return EXIT_USAGE;
     }
     axes ax = {0};

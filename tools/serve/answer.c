@@ -38,3 +38,19 @@ int serve_http_code(glance_status st)
     default: return 500;
     }
 }
+
+void serve_error_as(serve_answer *a, int reader, int code, const char *status,
+                    const char *message, const char *src)
+{
+    if (!reader) {
+        serve_error(a, code, status, message);
+        return;
+    }
+    size_t len = 0;
+    char *page = serve_reader_error_page(code, status, message, src, &len);
+    if (!page) {
+        serve_error(a, code, status, message);
+        return;
+    }
+    *a = (serve_answer){code, "text/html; charset=utf-8", page, len, 0};
+}

@@ -328,6 +328,10 @@ int cmd_serve(int argc, char **argv)
     }
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
+        if (cli_is_version(a)) {
+            code = cli_version();
+            goto out;
+        }
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             usage(stdout);
             code = 0;

@@ -66,7 +66,8 @@ void serve_job_run(glance_context *ctx, const serve_job *job, serve_answer *out)
     memset(out, 0, sizeof *out);
     double left = job->budget_ms - (base_now_ms() - job->t0);
     if (left < 1) {
-        serve_error(out, 503, "busy", "waited in the queue for the whole time budget");
+        serve_error_as(out, job->kind == SERVE_READ, 503, "busy",
+                       "waited in the queue for the whole time budget", job->url);
         out->retry_after = 1;
         return;
     }
@@ -94,7 +95,9 @@ void serve_job_run(glance_context *ctx, const serve_job *job, serve_answer *out)
     else if (job->kind == SERVE_SHOT && (st == GLANCE_OK || st == GLANCE_ENOCONTENT))
         answer_shot(ctx, res, out); /* a page GCE found nothing on is worth seeing too */
     else if (st != GLANCE_OK)
-        serve_error(out, serve_http_code(st), glance_status_name(st), glance_result_message(res, st));
+        /* A reader gets a page that says why, with the way to the original. */
+        serve_error_as(out, job->kind == SERVE_READ, serve_http_code(st), glance_status_name(st),
+                       glance_result_message(res, st), job->url);
     else if (job->kind == SERVE_READ)
         answer_reader(job, res, out);
     else

@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "base/buf.h"
 #include "base/clock.h"
@@ -41,7 +43,34 @@ struct serve_req {
     int done;                 /* the worker's answer is in `answer` */
     serve_answer answer;
     int sent;                 /* an answer was queued: what comes after is dropped */
+    char method_name[16];     /* as the client sent it, for the access log */
+    char *path;
 };
+
+static int route_read(serve_req *r, serve_answer *a);
+
+/* A request of GET /read: its errors are pages for a person. */
+static int is_reader(const serve_req *r)
+{
+    return r->route && r->route->handler == route_read;
+}
+
+/* One line on stderr per request answered: when (UTC), the method, the
+ * path, the status, the bytes of the body and the milliseconds since it
+ * arrived. Written with one call, so that lines from the workers' answers
+ * and the HTTP thread never interleave. */
+static void access_log(const serve_req *r, int code, size_t bytes)
+{
+    char when[32], line[512];
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    int n = snprintf(line, sizeof line, "%s %s %.300s %d %zu %.1fms\n", when, r->method_name,
+                     r->path ? r->path : "-", code, bytes, base_now_ms() - r->t0);
+    if (n > 0)
+        (void)!write(2, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+}
 
 /* ---- sending ------------------------------------------------------------ */
 
@@ -85,6 +114,7 @@ static enum MHD_Result send_answer(serve_req *r, serve_answer *a)
     if (r->srv->stopping)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
     serve_metrics_response(r->srv->metrics, r->endpoint, a->code, (base_now_ms() - r->t0) / 1000.0);
+    access_log(r, a->code, a->len);
     r->sent = 1;
     enum MHD_Result ret = MHD_queue_response(r->conn, (unsigned)a->code, resp);
     MHD_destroy_response(resp);
@@ -95,9 +125,18 @@ static enum MHD_Result send_error(serve_req *r, int code, const char *status, co
                                   int retry_after)
 {
     serve_answer a;
-    serve_error(&a, code, status, message);
+    /* A method /read does not take is no reader's request: JSON, as
+     * elsewhere. */
+    serve_error_as(&a, is_reader(r) && code != 405, code, status, message, r->url);
     a.retry_after = retry_after;
     return send_answer(r, &a);
+}
+
+static int reader_error(serve_req *r, serve_answer *a, int code, const char *status,
+                        const char *message)
+{
+    serve_error_as(a, is_reader(r), code, status, message, r->url);
+    return SERVE_ANSWER;
 }
 
 static int answer_error(serve_answer *a, int code, const char *status, const char *message)
@@ -201,7 +240,7 @@ static int read_query(serve_req *r, serve_answer *a)
         return -1;
     }
     if (q.st != GLANCE_OK) {
-        serve_error(a, 400, glance_status_name(GLANCE_EOPTION), glance_options_error(r->opts));
+        reader_error(r, a, 400, glance_status_name(GLANCE_EOPTION), glance_options_error(r->opts));
         return -1;
     }
     /* The server's own bound on the window, whoever set it. */
@@ -209,7 +248,7 @@ static int read_query(serve_req *r, serve_answer *a)
     int bad = serve_check_window(window, why, sizeof why);
     free(window);
     if (bad) {
-        serve_error(a, 400, glance_status_name(GLANCE_EOPTION), why);
+        reader_error(r, a, 400, glance_status_name(GLANCE_EOPTION), why);
         return -1;
     }
     return 0;
@@ -218,7 +257,7 @@ static int read_query(serve_req *r, serve_answer *a)
 static int page_route(serve_req *r, serve_kind kind, serve_answer *a)
 {
     if (r->too_big)
-        return answer_error(a, 413, "toobig", "the body is over the server's limit");
+        return reader_error(r, a, 413, "toobig", "the body is over the server's limit");
     if (r->body.oom)
         return answer_error(a, 500, "nomem", "out of memory");
     if (read_query(r, a) != 0)
@@ -233,9 +272,9 @@ static int page_route(serve_req *r, serve_kind kind, serve_answer *a)
     } else {
         const char *u = r->url;
         if (!u || !*u)
-            return answer_error(a, 400, "badurl", "the url parameter is missing");
+            return reader_error(r, a, 400, "badurl", "the url parameter is missing");
         if (strncasecmp(u, "http://", 7) != 0 && strncasecmp(u, "https://", 8) != 0)
-            return answer_error(a, 400, "badurl", "not an http or https URL");
+            return reader_error(r, a, 400, "badurl", "not an http or https URL");
     }
     r->job = (serve_job){.kind = kind, .url = r->url, .body = r->body.data, .len = r->body.len,
                          .charset = r->charset, .base = r->base, .opts = r->opts, .t0 = r->t0,
@@ -325,6 +364,8 @@ static enum MHD_Result begin(server *srv, struct MHD_Connection *conn, const cha
     r->conn = conn;
     r->t0 = base_now_ms();
     r->method = method_of(method);
+    snprintf(r->method_name, sizeof r->method_name, "%s", method);
+    r->path = strdup(url);
     r->endpoint = serve_n_routes;
     for (int i = 0; i < serve_n_routes; i++)
         if (strcmp(url, serve_routes[i].path) == 0) {
@@ -405,6 +446,7 @@ void serve_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     free(r->url);
     free(r->base);
     free(r->charset);
+    free(r->path);
     free(r->answer.body);
     glance_options_free(r->opts);
     free(r);

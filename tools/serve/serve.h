@@ -49,6 +49,12 @@ void serve_error(serve_answer *a, int code, const char *status, const char *mess
 /* The HTTP status that fits a glance status. */
 int serve_http_code(glance_status st);
 
+/* An error answer for a reader: the page of serve_reader_error_page (HTML,
+ * for GET /read, whose clients are people with a browser), or the JSON of
+ * serve_error for any other `kind` (SERVE_READ and the others, below). */
+void serve_error_as(serve_answer *a, int reader, int code, const char *status,
+                    const char *message, const char *src);
+
 /* ---- jobs (job.c) ------------------------------------------------------- */
 
 typedef enum serve_kind {
@@ -81,6 +87,13 @@ void serve_job_run(glance_context *ctx, const serve_job *job, serve_answer *out)
  * to it so that relative links and images point at the original. malloc'd
  * HTML, *len its length; NULL when out of memory. */
 char *serve_reader_page(glance_result *res, const char *src, int link_base, size_t *len);
+
+/* The page a reader gets instead when there is nothing to read: why
+ * (`message`, the status word and the HTTP code) and a link to `src` (the
+ * page asked for; NULL, or not http(s): none). malloc'd HTML; NULL when
+ * out of memory. */
+char *serve_reader_error_page(int code, const char *status, const char *message, const char *src,
+                              size_t *len);
 
 /* ---- the workers (workers.c) -------------------------------------------- */
 
