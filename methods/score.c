@@ -206,18 +206,33 @@ static int context(const extract_blocks *b, const float *p1, float *f, size_t st
     return 0;
 }
 
-static double model_score(const score_model *m, const float *f)
+/* The probability of every block by a forest: tree by tree over all the
+ * blocks, so that a tree's nodes stay in the cache while the blocks go by
+ * (block by block, every tree would be read again for each block). */
+static int model_scores(const score_model *m, const float *f, size_t n, size_t stride,
+                        float *out)
 {
-    double sum = m->base;
+    double *sum = malloc((n ? n : 1) * sizeof *sum);
+    if (!sum)
+        return -1;
+    for (size_t k = 0; k < n; k++)
+        sum[k] = m->base;
     for (size_t t = 0; t < m->n_trees; t++) {
-        int32_t i = m->roots[t];
-        while (m->nodes[i].feature >= 0) {
-            const score_node *nd = &m->nodes[i];
-            i = f[nd->feature] < nd->threshold ? nd->left : nd->right;
+        const int32_t root = m->roots[t];
+        for (size_t k = 0; k < n; k++) {
+            const float *x = f + k * stride;
+            int32_t i = root;
+            while (m->nodes[i].feature >= 0) {
+                const score_node *nd = &m->nodes[i];
+                i = x[nd->feature] < nd->threshold ? nd->left : nd->right;
+            }
+            sum[k] += m->nodes[i].value;
         }
-        sum += m->nodes[i].value;
     }
-    return 1.0 / (1.0 + exp(-sum));
+    for (size_t k = 0; k < n; k++)
+        out[k] = (float)(1.0 / (1.0 + exp(-sum[k])));
+    free(sum);
+    return 0;
 }
 
 static int run(const method_page *pg, const void *pp, void *st, method_answer *out)
@@ -282,13 +297,11 @@ static int run(const method_page *pg, const void *pp, void *st, method_answer *o
         rc = context(b, s->p, s->f, N_FEATURES, count) == 0 ? 1 : -1;
         goto done;
     }
-    for (size_t i = 0; i < b->n; i++)
-        s->p[i] = (float)model_score(m, s->f + i * N_FEATURES);
-    if (context(b, s->p, s->f, N_FEATURES, count) != 0)
+    if (model_scores(m, s->f, b->n, N_FEATURES, s->p) != 0 ||
+        context(b, s->p, s->f, N_FEATURES, count) != 0 ||
+        (m2->n_trees && model_scores(m2, s->f, b->n, N_FEATURES, s->p) != 0))
         goto done;
     for (size_t i = 0; i < b->n; i++) {
-        if (m2->n_trees)
-            s->p[i] = (float)model_score(m2, s->f + i * N_FEATURES);
         if (s->p[i] < pa->threshold)
             continue;
         /* The headline is the page's title, which glance gives apart (as
