@@ -11,6 +11,7 @@
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,6 +93,124 @@ typedef struct record {
     glance_status st;
 } record;
 
+/* The input as it comes: read(2) returns what a pipe holds, so that a
+ * record is answered before the stream's end (zlib's gzread waits to fill
+ * its buffer); gzip data, one member or many (a WARC file, gzip per record),
+ * inflated as it arrives. */
+typedef struct instream {
+    int fd, gz, eof, started;
+    z_stream z;
+    unsigned char raw[1 << 16];
+    unsigned char buf[1 << 16];
+    size_t pos, len; /* the decoded bytes not yet taken: buf[pos, len) */
+    char err[160];
+} instream;
+
+static int in_open(instream *s, int fd)
+{
+    memset(s, 0, sizeof *s);
+    s->fd = fd;
+    return 0;
+}
+
+static void in_close(instream *s)
+{
+    if (s->gz)
+        inflateEnd(&s->z);
+    if (s->fd >= 0)
+        close(s->fd);
+    s->fd = -1;
+}
+
+/* read(2) into raw, past EINTR: the bytes, 0 at the end, -1. */
+static ssize_t in_raw(instream *s, unsigned char *dst, size_t cap)
+{
+    for (;;) {
+        ssize_t n = read(s->fd, dst, cap);
+        if (n >= 0 || errno != EINTR) {
+            if (n < 0)
+                snprintf(s->err, sizeof s->err, "%s", strerror(errno));
+            return n;
+        }
+    }
+}
+
+/* Makes decoded bytes available: 1, 0 at the end, -1 (s->err). */
+static int in_fill(instream *s)
+{
+    if (s->pos < s->len)
+        return 1;
+    s->pos = s->len = 0;
+    if (!s->started) {
+        /* gzip or not: the first two bytes say. */
+        s->started = 1;
+        size_t got = 0;
+        while (got < 2) {
+            ssize_t n = in_raw(s, s->raw + got, sizeof s->raw - got);
+            if (n < 0)
+                return -1;
+            if (n == 0)
+                break;
+            got += (size_t)n;
+        }
+        if (got >= 2 && s->raw[0] == 0x1f && s->raw[1] == 0x8b) {
+            if (inflateInit2(&s->z, 16 + MAX_WBITS) != Z_OK) {
+                snprintf(s->err, sizeof s->err, "out of memory");
+                return -1;
+            }
+            s->gz = 1;
+            s->z.next_in = s->raw;
+            s->z.avail_in = (uInt)got;
+        } else {
+            memcpy(s->buf, s->raw, got);
+            s->len = got;
+            if (got == 0)
+                s->eof = 1;
+            return got ? 1 : 0;
+        }
+    }
+    if (s->eof)
+        return 0;
+    if (!s->gz) {
+        ssize_t n = in_raw(s, s->buf, sizeof s->buf);
+        if (n < 0)
+            return -1;
+        s->len = (size_t)n;
+        s->eof = n == 0;
+        return n > 0;
+    }
+    for (;;) {
+        if (s->z.avail_in == 0) {
+            ssize_t n = in_raw(s, s->raw, sizeof s->raw);
+            if (n < 0)
+                return -1;
+            if (n == 0) {
+                if (s->z.total_in > 0) { /* inside a member */
+                    snprintf(s->err, sizeof s->err, "gzip data cut short");
+                    return -1;
+                }
+                s->eof = 1;
+                return 0;
+            }
+            s->z.next_in = s->raw;
+            s->z.avail_in = (uInt)n;
+        }
+        s->z.next_out = s->buf;
+        s->z.avail_out = sizeof s->buf;
+        int rc = inflate(&s->z, Z_NO_FLUSH);
+        s->len = sizeof s->buf - s->z.avail_out;
+        if (rc == Z_STREAM_END) {
+            /* The next member, if any, starts afresh. */
+            inflateReset(&s->z);
+        } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
+            snprintf(s->err, sizeof s->err, "broken gzip data (%s)", s->z.msg ? s->z.msg : "zlib");
+            return -1;
+        }
+        if (s->len > 0)
+            return 1;
+    }
+}
+
 typedef struct batch {
     const glance_options *opt;
     char **fields;
@@ -100,7 +219,8 @@ typedef struct batch {
     /* the input: files one after another, or standard input */
     char **files;
     int n_files, file_i;
-    gzFile in;
+    instream in;
+    int in_open;
     const char *in_name;
     int warc;          /* the current input's format, once known */
     char *pending;     /* a line read to tell the format, not yet used */
@@ -145,31 +265,45 @@ static void record_free(record *r)
 /* Opens the next input: 1, 0 when there is none, -1 (b->read_error). */
 static int next_input(batch *b)
 {
-    if (b->in) {
-        gzclose(b->in);
-        b->in = NULL;
+    if (b->in_open) {
+        in_close(&b->in);
+        b->in_open = 0;
     }
     free(b->pending);
     b->pending = NULL;
     b->warc = -1;
     b->line_no = 0;
+    int fd;
     if (b->n_files == 0 && b->file_i == 0) {
         b->file_i = 1;
         b->in_name = "stdin";
-        b->in = gzdopen(dup(STDIN_FILENO), "rb"); /* plain data is read as it is */
+        fd = dup(STDIN_FILENO);
     } else if (b->file_i < b->n_files) {
         b->in_name = b->files[b->file_i++];
-        b->in = strcmp(b->in_name, "-") == 0 ? gzdopen(dup(STDIN_FILENO), "rb")
-                                             : gzopen(b->in_name, "rb");
+        fd = strcmp(b->in_name, "-") == 0 ? dup(STDIN_FILENO) : open(b->in_name, O_RDONLY);
     } else {
         return 0;
     }
-    if (!b->in) {
+    if (fd < 0) {
         b->read_error = strfmt("%s: %s", b->in_name, strerror(errno));
         return -1;
     }
-    gzbuffer(b->in, 1 << 17);
+    in_open(&b->in, fd);
+    b->in_open = 1;
     return 1;
+}
+
+static void end_input(batch *b)
+{
+    in_close(&b->in);
+    b->in_open = 0;
+}
+
+static int input_error(batch *b)
+{
+    free(b->read_error);
+    b->read_error = strfmt("%s: %s", b->in_name, b->in.err[0] ? b->in.err : "cannot read");
+    return -1;
 }
 
 /* One line of the input without its line end, at most `limit` bytes (a
@@ -192,36 +326,43 @@ static int read_line(batch *b, char **line, size_t *len, size_t limit, int *too_
     if (!s)
         return -1;
     for (;;) {
-        if (cap - n < 2) {
-            if (n > limit) {
-                *too_long = 1;
-                n = 0; /* keep reading to the line's end, keeping nothing */
-            } else {
-                char *ns = realloc(s, cap * 2);
-                if (!ns) {
-                    free(s);
-                    return -1;
-                }
-                s = ns;
-                cap *= 2;
-            }
+        int rc = in_fill(&b->in);
+        if (rc < 0) {
+            free(s);
+            return input_error(b);
         }
-        if (!gzgets(b->in, s + n, (int)(cap - n > INT32_MAX ? INT32_MAX : cap - n))) {
-            int err;
-            const char *msg = gzerror(b->in, &err);
-            if (err != Z_OK && err != Z_STREAM_END) {
-                free(s);
-                b->read_error = strfmt("%s: %s", b->in_name, msg);
-                return -1;
-            }
+        if (rc == 0) {
             if (n == 0 && !*too_long) {
                 free(s);
                 return 0;
             }
             break;
         }
-        n += strlen(s + n);
-        if (n > 0 && s[n - 1] == '\n')
+        unsigned char *from = b->in.buf + b->in.pos;
+        size_t avail = b->in.len - b->in.pos;
+        unsigned char *nl = memchr(from, '\n', avail);
+        size_t take = nl ? (size_t)(nl - from) + 1 : avail;
+        if (n + take + 1 > cap) {
+            if (n + take > limit) {
+                *too_long = 1;
+                n = 0; /* read on to the line's end, keeping nothing */
+            } else {
+                while (n + take + 1 > cap)
+                    cap *= 2;
+                char *ns = realloc(s, cap);
+                if (!ns) {
+                    free(s);
+                    return -1;
+                }
+                s = ns;
+            }
+        }
+        if (n + take + 1 <= cap) {
+            memcpy(s + n, from, take);
+            n += take;
+        }
+        b->in.pos += take;
+        if (nl)
             break;
     }
     b->line_no++;
@@ -318,26 +459,25 @@ static int read_block(batch *b, size_t n, size_t limit, char **buf)
 {
     *buf = NULL;
     char *s = n <= limit ? malloc(n + 1) : NULL;
-    char scratch[1 << 14];
+    if (n <= limit && !s)
+        return -1;
     size_t got = 0;
     while (got < n) {
-        size_t want = n - got;
-        char *dst = s ? s + got : scratch;
-        if (!s && want > sizeof scratch)
-            want = sizeof scratch;
-        if (want > (1u << 30))
-            want = 1u << 30;
-        int k = gzread(b->in, dst, (unsigned)want);
-        if (k <= 0) {
-            int err;
-            const char *msg = gzerror(b->in, &err);
-            b->read_error = strfmt("%s: %s", b->in_name,
-                                   k < 0 || (err != Z_OK && err != Z_STREAM_END) ? msg
-                                                                              : "a WARC record cut short");
+        int rc = in_fill(&b->in);
+        if (rc <= 0) {
             free(s);
+            if (rc < 0)
+                return input_error(b);
+            b->read_error = strfmt("%s: a WARC record cut short", b->in_name);
             return -1;
         }
-        got += (size_t)k;
+        size_t take = b->in.len - b->in.pos;
+        if (take > n - got)
+            take = n - got;
+        if (s)
+            memcpy(s + got, b->in.buf + b->in.pos, take);
+        b->in.pos += take;
+        got += take;
     }
     if (s)
         s[n] = '\0';
@@ -653,7 +793,7 @@ static int batch_read(void *arg, void **item)
 {
     batch *b = arg;
     for (;;) {
-        if (!b->in) {
+        if (!b->in_open) {
             int rc = next_input(b);
             if (rc <= 0)
                 return rc;
@@ -667,8 +807,9 @@ static int batch_read(void *arg, void **item)
             if (rc < 0)
                 return -1;
             if (rc == 0) {
-                gzclose(b->in);
-                b->in = NULL;
+                end_input(b);
+                if (b->n_files == 0 || b->file_i >= b->n_files)
+                    return 0;
                 continue;
             }
             b->warc = b->format == 2 || (b->format == 0 && strncmp(line, "WARC/", 5) == 0);
@@ -705,8 +846,7 @@ static int batch_read(void *arg, void **item)
         if (rc < 0)
             return -1;
         if (rc == 0) {
-            gzclose(b->in);
-            b->in = NULL;
+            end_input(b);
             if (b->n_files == 0 || b->file_i >= b->n_files)
                 return 0;
             continue;
@@ -866,7 +1006,7 @@ static int parse_fields(batch *b, const char *list)
 
 int cmd_batch(int argc, char **argv)
 {
-    batch b = {.format = 0, .warc = -1};
+    batch b = {.format = 0, .warc = -1, .in = {.fd = -1}};
     int code = EXIT_USAGE, jobs = 1;
     size_t window = 0;
     const char *out_path = NULL, *fields = "title,text";
@@ -975,10 +1115,10 @@ int cmd_batch(int argc, char **argv)
         fprintf(stderr, "glance batch: cannot write %s: %s\n", out_path, strerror(errno));
         code = EXIT_INTERNAL;
     }
-    /* A reader cancelled inside gzread leaves its stream half-way: not
+    /* A reader cancelled inside read(2) leaves its stream half-way: not
      * closed then (the process ends). */
-    if (b.in && !sr.reader_cancelled)
-        gzclose(b.in);
+    if (b.in_open && !sr.reader_cancelled)
+        in_close(&b.in);
 out:
     free(b.pending);
     free(b.read_error);

@@ -147,7 +147,7 @@ static int name_cmp(const void *a, const void *b)
 }
 
 /* Two pages whose outputs would be one file: said on stderr, 1. */
-static int names_collide(const page_in *pages, size_t n)
+static int names_collide(const page_in *pages, size_t n, const char *dir, const char *ext)
 {
     char **names = malloc((n ? n : 1) * sizeof *names);
     if (!names)
@@ -158,9 +158,9 @@ static int names_collide(const page_in *pages, size_t n)
     int clash = 0;
     for (size_t i = 1; i < n && !clash; i++)
         if (strcmp(names[i - 1], names[i]) == 0) {
-            fprintf(stderr, "glance extract: two pages would both be written to %s (give them one at a "
-                            "time, or use --input-dir, whose names keep their folders)\n",
-                    names[i]);
+            fprintf(stderr, "glance extract: two pages would both be written to %s/%s%s (give them one "
+                            "at a time, or use --input-dir, whose names keep their folders)\n",
+                    dir, names[i], ext);
             clash = 1;
         }
     free(names);
@@ -382,7 +382,7 @@ static int extract_many(const glance_options *opt, const char *format, char **in
         if (!(pg->name = strdup(dir_pages[i].id)))
             goto out;
     }
-    if (out_dir && names_collide(m.pages, m.n)) {
+    if (out_dir && names_collide(m.pages, m.n, out_dir, format_ext(format))) {
         code = EXIT_USAGE;
         goto out;
     }
