@@ -37,7 +37,7 @@ static void usage_batch(FILE *f)
           "and the fields asked for}. Records:\n"
           "  JSON lines  {\"id\": ID, \"url\": URL} (fetched) or {\"id\": ID, \"html\": TEXT,\n"
           "              \"url\": URL} (url optional: the base of its stylesheets); a\n"
-          "              record without an id takes its line number\n"
+          "              record without an id takes its place in the stream (from 1)\n"
           "  WARC        response records (gzip per record, as Common Crawl publishes\n"
           "              them, or plain): the id is WARC-Record-ID, the url\n"
           "              WARC-Target-URI, the page the HTTP payload in the charset of\n"
