@@ -29,6 +29,12 @@ extern "C" {
 
 #define GLANCE_VERSION "0.2.0"
 
+/* The version of the library as it was built ("0.2.0"): GLANCE_VERSION is
+ * the header's, which a program compiled against an older header keeps;
+ * this is the libglance.so it runs with (a binding that loads the library
+ * by name, such as python/glance, reads it here). */
+const char *glance_version(void);
+
 typedef enum glance_status {
     GLANCE_OK = 0,
     GLANCE_ENOCONTENT = 1, /* the page was laid out, but no main content was found */

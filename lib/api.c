@@ -12,6 +12,11 @@
 #include "lib/pipeline.h"
 #include "lib/source.h"
 
+const char *glance_version(void)
+{
+    return GLANCE_VERSION;
+}
+
 glance_context *glance_context_new(void)
 {
     glance_context *ctx = calloc(1, sizeof *ctx);

@@ -31,10 +31,12 @@ static inline char *slurp(const char *path)
 /* Runs `glance ARGS` through the shell, capturing into files under `dir`. */
 static inline run_out run_in(const char *dir, const char *args)
 {
-    char cmd[8192], out[512], err[512];
+    char cmd[10240], out[512], err[512];
     snprintf(out, sizeof out, "%s/out", dir);
     snprintf(err, sizeof err, "%s/err", dir);
-    snprintf(cmd, sizeof cmd, "%s %s >%s 2>%s", GLANCE_BIN, args, out, err);
+    /* A command cut short would run something else: refused instead. */
+    if (snprintf(cmd, sizeof cmd, "%s %.8191s >%s 2>%s", GLANCE_BIN, args, out, err) >= (int)sizeof cmd)
+        abort();
     int st = system(cmd);
     run_out r;
     r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;

@@ -564,6 +564,12 @@ static void missing_file(void **state)
     glance_result_free(res);
 }
 
+/* The library's version is the header's it was built with. */
+static void version_of_the_library(void **state)
+{
+    assert_string_equal(glance_version(), GLANCE_VERSION);
+}
+
 static void strerror_covers_every_status(void **state)
 {
     for (int s = GLANCE_OK; s <= GLANCE_ECOSTLY; s++) {
@@ -964,6 +970,7 @@ int main(void)
         cmocka_unit_test(no_text_at_all),
         cmocka_unit_test(missing_file),
         cmocka_unit_test(strerror_covers_every_status),
+        cmocka_unit_test(version_of_the_library),
         cmocka_unit_test(extract_page_charset_and_base),
         cmocka_unit_test(unknown_option),
         cmocka_unit_test(dashes_and_underscores),

@@ -5,9 +5,12 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <zlib.h>
 
 int cli_parse_double(const char *s, double *out)
 {
@@ -193,8 +196,135 @@ static int read_stdin(size_t limit, char **buf, size_t *len)
     return 0;
 }
 
-/* "scheme://...": a URL (glance_extract_url says which schemes it takes). */
-static int looks_like_url(const char *s)
+int cli_is_gzip(const void *buf, size_t len)
+{
+    const unsigned char *b = buf;
+    return len >= 2 && b[0] == 0x1f && b[1] == 0x8b;
+}
+
+int cli_gunzip(const void *in, size_t in_len, size_t limit, char **out, size_t *out_len)
+{
+    *out = NULL;
+    *out_len = 0;
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
+        return -1;
+    size_t cap = in_len * 4 + 4096, n = 0;
+    if (cap > limit + 1)
+        cap = limit + 1;
+    char *b = malloc(cap + 1);
+    z.next_in = (unsigned char *)in;
+    z.avail_in = (uInt)(in_len > UINT32_MAX ? UINT32_MAX : in_len);
+    int rc = Z_OK;
+    while (b && n <= limit) {
+        if (n == cap) {
+            size_t ncap = cap * 2 > limit + 1 ? limit + 1 : cap * 2;
+            char *nb = ncap > cap ? realloc(b, ncap + 1) : NULL;
+            if (!nb)
+                break; /* at the limit (or out of memory): what is read so far, one byte over */
+            b = nb;
+            cap = ncap;
+        }
+        z.next_out = (unsigned char *)b + n;
+        z.avail_out = (uInt)(cap - n);
+        rc = inflate(&z, Z_NO_FLUSH);
+        n = cap - z.avail_out;
+        if (rc == Z_STREAM_END) {
+            /* Another member may follow (gzip files may be concatenated). */
+            if (z.avail_in == 0 || !cli_is_gzip(z.next_in, z.avail_in))
+                break;
+            if (inflateReset(&z) != Z_OK) {
+                rc = Z_DATA_ERROR;
+                break;
+            }
+            rc = Z_OK;
+        } else if (rc != Z_OK) {
+            break;
+        }
+    }
+    inflateEnd(&z);
+    if (!b || (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR) ||
+        (rc == Z_BUF_ERROR && n < cap)) {
+        free(b);
+        return -1;
+    }
+    b[n] = '\0';
+    *out = b;
+    *out_len = n;
+    return 0;
+}
+
+/* Reads a gzip file whole, at most `limit` + 1 bytes of what it holds (one
+ * more tells the library it was over). 0, or -1 with errno (EINVAL: not
+ * gzip data, or broken). */
+static int read_gz_file(const char *path, size_t limit, char **buf, size_t *len)
+{
+    *buf = NULL;
+    *len = 0;
+    gzFile f = gzopen(path, "rb");
+    if (!f)
+        return -1;
+    size_t cap = 1 << 16, n = 0;
+    char *b = malloc(cap + 1);
+    while (b && n <= limit) {
+        if (n == cap) {
+            char *nb = realloc(b, cap * 2 + 1);
+            if (!nb) {
+                free(b);
+                b = NULL;
+                break;
+            }
+            b = nb;
+            cap *= 2;
+        }
+        size_t want = cap - n;
+        if (want > limit + 1 - n)
+            want = limit + 1 - n;
+        int got = gzread(f, b + n, (unsigned)(want > INT32_MAX ? INT32_MAX : want));
+        if (got < 0) {
+            gzclose(f);
+            free(b);
+            errno = EINVAL;
+            return -1;
+        }
+        if (got == 0)
+            break;
+        n += (size_t)got;
+    }
+    int zerr = Z_OK;
+    gzerror(f, &zerr);
+    gzclose(f);
+    if (b && zerr != Z_OK && zerr != Z_STREAM_END && n <= limit) {
+        /* Truncated or corrupt: zlib gave what it could, then stopped. */
+        free(b);
+        errno = EINVAL;
+        return -1;
+    }
+    if (!b) {
+        errno = ENOMEM;
+        return -1;
+    }
+    b[n] = '\0';
+    *buf = b;
+    *len = n;
+    return 0;
+}
+
+/* Whether the file starts as gzip data does; 0 when it cannot be read (the
+ * library then says why). */
+static int file_is_gzip(const char *path)
+{
+    unsigned char magic[2];
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    size_t got = fread(magic, 1, 2, f);
+    fclose(f);
+    return cli_is_gzip(magic, got);
+}
+
+int cli_looks_like_url(const char *s)
 {
     size_t n = 0;
     if (!isalpha((unsigned char)s[0]))
@@ -204,27 +334,88 @@ static int looks_like_url(const char *s)
     return strncmp(s + n, "://", 3) == 0;
 }
 
-glance_status cli_load_page(glance_context *ctx, const char *path, const glance_options *o,
-                            glance_result **res)
+static size_t input_limit(const glance_options *o)
 {
+    char *limit = glance_options_get(o, "max_input_bytes");
+    size_t v = limit ? (size_t)strtoull(limit, NULL, 10) : (size_t)64 << 20;
+    free(limit);
+    return v;
+}
+
+/* Bytes read here (standard input, a gzip file) handed to the library;
+ * a file's with its folder as the base of its local stylesheets, as
+ * glance_extract_file gives it. */
+static glance_status extract_bytes(glance_context *ctx, const char *buf, size_t len,
+                                   const char *file, const glance_options *o,
+                                   glance_result **res)
+{
+    char *base = file ? glance_options_get(o, "base_dir") : NULL;
     glance_status st;
+    if (file && base && !base[0]) {
+        const char *slash = strrchr(file, '/');
+        char *dir = slash ? strndup(file, (size_t)(slash - file) + (slash == file)) : strdup(".");
+        glance_options *with_dir = dir ? glance_options_copy(o) : NULL;
+        if (with_dir && glance_options_set(with_dir, "base_dir", dir) == GLANCE_OK)
+            st = glance_extract(ctx, buf, len, with_dir, res);
+        else
+            st = GLANCE_ENOMEM;
+        glance_options_free(with_dir);
+        free(dir);
+    } else {
+        st = glance_extract(ctx, buf, len, o, res);
+    }
+    free(base);
+    return st;
+}
+
+glance_status cli_extract_input(glance_context *ctx, const char *path, const glance_options *o,
+                                glance_result **res, char *why, size_t why_cap)
+{
     *res = NULL;
+    why[0] = '\0';
+    size_t limit = input_limit(o);
+    char *buf = NULL, *plain = NULL;
+    size_t len = 0, plain_len = 0;
+    glance_status st;
     if (strcmp(path, "-") == 0) {
-        char *buf = NULL, *limit = glance_options_get(o, "max_input_bytes");
-        size_t len = 0;
-        int rc = read_stdin(limit ? (size_t)strtoull(limit, NULL, 10) : (size_t)64 << 20, &buf, &len);
-        free(limit);
-        if (rc != 0) {
-            fprintf(stderr, "glance: cannot read standard input\n");
+        if (read_stdin(limit, &buf, &len) != 0) {
+            snprintf(why, why_cap, "cannot read standard input");
             return GLANCE_EIO;
+        }
+        if (cli_is_gzip(buf, len)) {
+            if (cli_gunzip(buf, len, limit, &plain, &plain_len) != 0) {
+                free(buf);
+                snprintf(why, why_cap, "broken gzip data");
+                return GLANCE_EINPUT;
+            }
+            free(buf);
+            buf = plain;
+            len = plain_len;
         }
         st = glance_extract(ctx, buf, len, o, res);
         free(buf);
-    } else if (looks_like_url(path)) {
+    } else if (cli_looks_like_url(path)) {
         st = glance_extract_url(ctx, path, o, res);
+    } else if (file_is_gzip(path)) {
+        if (read_gz_file(path, limit, &buf, &len) != 0) {
+            snprintf(why, why_cap, "%s", errno == EINVAL ? "broken gzip data" : strerror(errno));
+            return errno == EINVAL ? GLANCE_EINPUT : errno == ENOMEM ? GLANCE_ENOMEM : GLANCE_EIO;
+        }
+        st = extract_bytes(ctx, buf, len, path, o, res);
+        free(buf);
     } else {
         st = glance_extract_file(ctx, path, o, res);
     }
+    if (st != GLANCE_OK)
+        snprintf(why, why_cap, "%s", glance_result_message(*res, st));
+    return st;
+}
+
+glance_status cli_load_page(glance_context *ctx, const char *path, const glance_options *o,
+                            glance_result **res)
+{
+    char why[1024];
+    glance_status st = cli_extract_input(ctx, path, o, res, why, sizeof why);
     /* A stylesheet that could not be fetched is no error, but the layout
      * may show it. */
     for (int i = 0; *res && i < glance_result_stylesheet_count(*res); i++) {
@@ -233,14 +424,13 @@ glance_status cli_load_page(glance_context *ctx, const char *path, const glance_
             fprintf(stderr, "glance: warning: stylesheet %s skipped: %s\n", url, err);
     }
     if (st != GLANCE_OK) {
-        /* The library's message names a file or URL it could not read
+        /* The library's message may name the file or URL it could not read
          * itself: then once is enough. */
-        const char *msg = glance_result_message(*res, st);
         const char *name = strcmp(path, "-") ? path : "stdin";
-        if (strstr(msg, name))
-            fprintf(stderr, "glance: %s\n", msg);
+        if (strstr(why, name))
+            fprintf(stderr, "glance: %s\n", why);
         else
-            fprintf(stderr, "glance: %s: %s\n", name, msg);
+            fprintf(stderr, "glance: %s: %s\n", name, why);
     }
     return st;
 }

@@ -42,7 +42,26 @@ void cli_bad_flag(const char *cmd, const char *flag);
  * after a line on stderr. */
 int cli_load_geometry(const char *path, glance_options *o, int window_given, glance_geometry **geo);
 
-/* Extracts `path`: "-" for standard input, a URL, or a file. Warns on
+/* Extracts `path`: "-" for standard input, a URL, or a file; standard input
+ * or a file that is gzip data (.html.gz) is read through zlib, a file with
+ * its own folder as the base of its local stylesheets (unless base_dir is
+ * set). Prints nothing: when the status is not GLANCE_OK, `why` says why.
+ * *res as glance_extract gives it (NULL when the input could not even be
+ * read). */
+glance_status cli_extract_input(glance_context *ctx, const char *path, const glance_options *o,
+                                glance_result **res, char *why, size_t why_cap);
+
+/* "scheme://...": a URL (glance_extract_url says which schemes it takes). */
+int cli_looks_like_url(const char *s);
+
+/* gzip data: its magic number. */
+int cli_is_gzip(const void *buf, size_t len);
+/* Decompresses gzip data in memory (members one after another too), at
+ * most `limit` + 1 bytes (one more tells the library it was over): 0, or
+ * -1 (broken data, out of memory). *out is malloc'd and NUL-terminated. */
+int cli_gunzip(const void *in, size_t in_len, size_t limit, char **out, size_t *out_len);
+
+/* cli_extract_input, then: warns on
  * stderr of each stylesheet skipped, and says on stderr why when the
  * status is not GLANCE_OK. *res as glance_extract gives it. */
 glance_status cli_load_page(glance_context *ctx, const char *path, const glance_options *o,
@@ -56,5 +75,6 @@ int cmd_sweep(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 int cmd_options(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
+int cmd_batch(int argc, char **argv);
 
 #endif

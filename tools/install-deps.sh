@@ -8,7 +8,12 @@
 # and the fonts: Liberation (metric-compatible
 # with Arial, Helvetica, Times New Roman
 # and Courier New, so text measures as browsers on Linux measure it),
-# DejaVu, and Noto CJK for Chinese, Japanese and Korean.
+# DejaVu, and Noto CJK for Chinese, Japanese and Korean. Then, for the
+# tests of the Python package and of a Dask run, Debian's python3 with
+# python3-pytest and python3-distributed: where they cannot be installed,
+# a line says so and those tests are skipped (tests/python.sh).
+# --no-install-recommends throughout: recommended packages (matplotlib's,
+# through Dask) bring fonts that change glance's text measurement.
 set -eu
 
 PACKAGES="build-essential cmake pkg-config
@@ -17,19 +22,35 @@ libharfbuzz-dev libjson-c-dev libcmocka-dev cmark-gfm zlib1g-dev
 libcurl4-openssl-dev ca-certificates libuchardet-dev libmicrohttpd-dev
 fonts-liberation2 fonts-dejavu-core fonts-noto-cjk fontconfig"
 
-missing=""
-for p in $PACKAGES; do
-    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
-        missing="$missing $p"
-    fi
-done
-[ -z "$missing" ] && exit 0
+OPTIONAL="python3 python3-pytest python3-distributed"
+
+missing_of() {
+    for p in "$@"; do
+        if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+            printf ' %s' "$p"
+        fi
+    done
+}
+# shellcheck disable=SC2086
+missing=$(missing_of $PACKAGES)
+# shellcheck disable=SC2086
+optional=$(missing_of $OPTIONAL)
+[ -z "$missing$optional" ] && exit 0
 
 if [ "$(id -u)" -eq 0 ]; then
     SUDO=""
 else
     SUDO="sudo"
 fi
-echo "install-deps: installing$missing" >&2
 $SUDO apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+if [ -n "$missing" ]; then
+    echo "install-deps: installing$missing" >&2
+    # shellcheck disable=SC2086
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+for p in $optional; do
+    echo "install-deps: installing $p" >&2
+    if ! DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "$p" >/dev/null; then
+        echo "install-deps: could not install $p: the tests that need it will be skipped" >&2
+    fi
+done

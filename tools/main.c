@@ -12,7 +12,8 @@ static void usage(FILE *f)
     fputs("usage: glance COMMAND [options]\n"
           "\n"
           "commands:\n"
-          "  extract FILE|URL|-  the main content of one page (glance extract --help)\n"
+          "  extract FILE|URL|-  the main content of one page, or of many (glance extract --help)\n"
+          "  batch            records (JSON lines, WARC) in, a JSON line per record out (glance batch --help)\n"
           "  shot FILE|URL|- -o OUT.png  the page painted, GCE's reasoning on it (glance shot --help)\n"
           "  bench            accuracy and speed over a corpus (glance bench --help)\n"
           "  sweep            window sizes and GCE parameters over a corpus (glance sweep --help)\n"
@@ -32,7 +33,7 @@ int main(int argc, char **argv)
     } commands[] = {
         {"extract", cmd_extract}, {"shot", cmd_shot},   {"bench", cmd_bench},
         {"sweep", cmd_sweep},     {"serve", cmd_serve}, {"options", cmd_options},
-        {"dump", cmd_dump},
+        {"dump", cmd_dump},       {"batch", cmd_batch},
     };
     if (argc < 2) {
         fprintf(stderr, "glance: which command? (glance --help lists them)\n");

@@ -21,6 +21,13 @@ void progress_init(progress *p, const char *label, size_t total)
 static void draw(progress *p, double now)
 {
     enum { WIDTH = 30 };
+    if (p->total == 0) {
+        double secs = (now - p->start_ms) / 1000.0;
+        fprintf(stderr, "\r%s %zu done  %.0f s, %.1f a second   ", p->label, p->done, secs,
+                secs > 0 ? (double)p->done / secs : 0.0);
+        fflush(stderr);
+        return;
+    }
     size_t fill = p->total ? p->done * WIDTH / p->total : WIDTH;
     char bar[WIDTH + 1];
     for (size_t i = 0; i < WIDTH; i++)
@@ -42,6 +49,17 @@ void progress_step(progress *p, size_t n)
         p->last_ms = now;
         draw(p, now);
     }
+    pthread_mutex_unlock(&p->lock);
+}
+
+void progress_note(progress *p, const char *line)
+{
+    pthread_mutex_lock(&p->lock);
+    if (p->tty)
+        fputs("\r\033[K", stderr);
+    fputs(line, stderr);
+    if (p->tty)
+        draw(p, base_now_ms());
     pthread_mutex_unlock(&p->lock);
 }
 

@@ -14,8 +14,14 @@ typedef struct progress {
     const char *label;
 } progress;
 
+/* `total` 0: a stream of unknown length (the count and the rate are
+ * drawn, not a bar). */
 void progress_init(progress *p, const char *label, size_t total);
 void progress_step(progress *p, size_t n);
+/* A line for stderr (with its newline) that the bar must not overwrite:
+ * on a terminal the bar is cleared, the line printed, the bar drawn again
+ * below it; elsewhere the line alone. */
+void progress_note(progress *p, const char *line);
 void progress_end(progress *p);
 
 
