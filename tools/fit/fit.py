@@ -367,10 +367,13 @@ def main():
     ap.add_argument("--trees", type=int, default=PARAMS["n_estimators"])
     ap.add_argument("--depth", type=int, default=PARAMS["max_depth"])
     ap.add_argument("--rate", type=float, default=PARAMS["learning_rate"])
+    ap.add_argument("--min-child", type=float, default=PARAMS["min_child_weight"])
+    ap.add_argument("--l2", type=float, default=PARAMS["reg_lambda"])
     a = ap.parse_args()
     global WEIGHT
     WEIGHT = {"sqrt": np.sqrt, "linear": lambda c: c, "log": np.log1p}[a.weight]
-    PARAMS.update(n_estimators=a.trees, max_depth=a.depth, learning_rate=a.rate)
+    PARAMS.update(n_estimators=a.trees, max_depth=a.depth, learning_rate=a.rate,
+                  min_child_weight=a.min_child, reg_lambda=a.l2)
     pages, names = load(a.dump, a.shared)
     if not pages or not names:
         sys.exit("fit.py: no pages with features in " + a.dump)
