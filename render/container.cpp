@@ -15,6 +15,7 @@
 #include <litehtml/el_cdata.h>
 #include <litehtml/el_comment.h>
 #include <litehtml/el_space.h>
+#include <litehtml/el_td.h>
 #include <litehtml/el_text.h>
 
 #include <algorithm>
@@ -24,10 +25,34 @@
 #include <cstring>
 #include <new>
 #include <string>
+#include <strings.h>
 #include <sys/stat.h>
 #include <vector>
 
 namespace {
+
+// A table cell whose spans are clamped as the HTML standard clamps them
+// (render.h): litehtml's grid holds a cell for every column a colspan
+// covers, in every row, so one colspan of 65 534 cost gigabytes.
+class clamped_td : public litehtml::el_td
+{
+public:
+    explicit clamped_td(const std::shared_ptr<litehtml::document> &doc) : el_td(doc) {}
+
+    void set_attr(const litehtml::tchar_t *name, const litehtml::tchar_t *val) override
+    {
+        int max = 0;
+        if (name && val && !strcasecmp(name, "colspan"))
+            max = RENDER_MAX_COLSPAN;
+        else if (name && val && !strcasecmp(name, "rowspan"))
+            max = RENDER_MAX_ROWSPAN;
+        if (!max)
+            return el_td::set_attr(name, val);
+        char n[16];
+        snprintf(n, sizeof n, "%d", render_span_value(val, strlen(val), max));
+        el_td::set_attr(name, n);
+    }
+};
 
 bool is_remote_url(const std::string &url)
 {
@@ -267,6 +292,8 @@ public:
                                                       const litehtml::string_map &,
                                                       const std::shared_ptr<litehtml::document> &doc) override
     {
+        if (tag && (!strcmp(tag, "td") || !strcmp(tag, "th")))
+            return std::make_shared<clamped_td>(doc);
         return opts_.plain_litehtml ? nullptr : compat::create_element(tag, doc);
     }
 
@@ -372,6 +399,51 @@ static size_t shown_text_bytes(const dom_doc *dom)
     return n;
 }
 
+// What the parsed page asks of the layout that the tags do not show: its
+// floats, its absolutely or fixed positioned boxes and its ::before and
+// ::after boxes that hold content, counted on litehtml's tree once the
+// styles are applied and before render() (which cannot be interrupted).
+// litehtml places each float against every float before it in the same
+// block formatting context (its floats holder), so the cost grows faster
+// than the count there and not across contexts: the floats are counted per
+// holder, and the most in one is what the bound sees. A subtree that is
+// not displayed is not laid out and not counted.
+static void count_boxes(const litehtml::element::ptr &root, render_stats &st)
+{
+    struct item {
+        litehtml::element::ptr el;
+        size_t holder; // index in `floats` of the context the element's floats go to
+    };
+    std::vector<size_t> floats{0};
+    std::vector<item> stack{{root, 0}};
+    while (!stack.empty()) {
+        item it = std::move(stack.back());
+        stack.pop_back();
+        const litehtml::element::ptr &el = it.el;
+        if (!el || el->get_display() == litehtml::display_none)
+            continue;
+        if (el->get_float() != litehtml::float_none) {
+            st.floats_total++;
+            if (++floats[it.holder] > st.floats)
+                st.floats = floats[it.holder];
+        }
+        litehtml::element_position pos = el->get_element_position();
+        if (pos == litehtml::element_position_absolute || pos == litehtml::element_position_fixed)
+            st.positioned++;
+        size_t n = el->get_children_count();
+        if (n > 0 && (dynamic_cast<litehtml::el_before *>(el.get()) ||
+                      dynamic_cast<litehtml::el_after *>(el.get())))
+            st.pseudo_boxes++;
+        size_t holder = it.holder;
+        if (n > 0 && el->is_floats_holder()) {
+            holder = floats.size();
+            floats.push_back(0);
+        }
+        for (size_t i = n; i-- > 0;)
+            stack.push_back({el->get_child((int)i), holder});
+    }
+}
+
 // Builds the dom tree; defined in render/tree.cpp.
 render_status render_build_dom(const litehtml::document::ptr &doc, const render_opts &opts,
                                dom_doc **out);
@@ -402,6 +474,9 @@ extern "C" render_status render_load(render_engine *eng, const char *html, const
         st.max_attrs = counts.max_attrs;
         if (counts.max_attrs > RENDER_MAX_ATTRS)
             return RENDER_EATTRS;
+        st.table_cells = counts.table_cells;
+        if (opts->max_table_cells > 0 && counts.table_cells > opts->max_table_cells)
+            return RENDER_ECELLS;
         int depth = page_depth(html, len, counts, opts->max_depth);
         if (depth < 0)
             return RENDER_EDEPTH;
@@ -413,6 +488,12 @@ extern "C" render_status render_load(render_engine *eng, const char *html, const
         if (!ix)
             return RENDER_ENOMEM;
         css_index_limit(ix.get(), depth, counts.elements, opts->max_style_bytes);
+        css_index_limit_generated(ix.get(), opts->max_generated);
+        auto generated_over = [&]() {
+            int over;
+            st.generated = css_index_generated(ix.get(), &over);
+            return over != 0;
+        };
         std::unique_ptr<char, void (*)(void *)> ua(
             css_filter(ix.get(), render_ua_css, strlen(render_ua_css), nullptr), free);
         if (!ua)
@@ -426,6 +507,8 @@ extern "C" render_status render_load(render_engine *eng, const char *html, const
                 css_prepare_html(ix.get(), html, len, attempt == 0, &info), free);
             if (!page)
                 return RENDER_ENOMEM;
+            if (generated_over())
+                return RENDER_EGENERATED;
             if (attempt > 0) {
                 rd.reset(new render_doc);
                 rd->cont.reset(new container(eng->fonts, *opts, st));
@@ -441,6 +524,16 @@ extern "C" render_status render_load(render_engine *eng, const char *html, const
                 return RENDER_EPARSE;
             if (rd->cont->font_failed)
                 return RENDER_EFONTS;
+            if (generated_over()) // a linked stylesheet's rules
+                return RENDER_EGENERATED;
+            st.floats = st.floats_total = st.positioned = st.pseudo_boxes = 0;
+            count_boxes(rd->doc->root(), st);
+            if (opts->max_pseudo_boxes > 0 && st.pseudo_boxes > opts->max_pseudo_boxes)
+                return RENDER_EPSEUDO;
+            if (opts->max_floats > 0 && st.floats > opts->max_floats)
+                return RENDER_EFLOATS;
+            if (opts->max_positioned > 0 && st.positioned > opts->max_positioned)
+                return RENDER_EPOSITIONED;
             if (late())
                 return RENDER_ETIME;
             rd->doc->render(opts->window_w);
