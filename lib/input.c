@@ -378,6 +378,7 @@ glance_status input_to_utf8(const char *bytes, size_t len, size_t limit, const c
     }
     char *converted = NULL;
     size_t clen = 0;
+    int unreadable = 0; /* neither UTF-8 nor after a BOM */
     if (len >= 2 && ((b[0] == 0xff && b[1] == 0xfe) || (b[0] == 0xfe && b[1] == 0xff))) {
         const char *enc = b[0] == 0xff ? "UTF-16LE" : "UTF-16BE";
         glance_status st = iconv_to_utf8(bytes + 2, len - 2, enc, 2, &converted, &clen);
@@ -395,7 +396,9 @@ glance_status input_to_utf8(const char *bytes, size_t len, size_t limit, const c
         len -= 3;
     } else if (binary_signature(b, len) || looks_binary(b, len)) {
         /* Checked below: before a charset reads it as text. */
+        unreadable = 1;
     } else if (!valid_utf8(b, len)) {
+        unreadable = 1;
         /* Not UTF-8. In the order browsers follow: the charset the server
          * sends, then the one the page declares; when neither is said (or
          * what is said is UTF-8, which the bytes disprove), a page that is
@@ -423,8 +426,10 @@ glance_status input_to_utf8(const char *bytes, size_t len, size_t limit, const c
             len = clen;
         }
     }
+    /* Bytes in no charset of their own and with no markup are no page
+     * (a short random run may lack control bytes, not high ones). */
     const char *sig = binary_signature(b, len);
-    if (sig || looks_binary(b, len)) {
+    if (sig || looks_binary(b, len) || (unreadable && !has_markup(b, len))) {
         snprintf(why, why_cap, "binary data, not HTML%s%s", sig ? ": " : "", sig ? sig : "");
         free(converted);
         return GLANCE_EINPUT;
