@@ -12,6 +12,7 @@
 
 #include <litehtml.h>
 #include <litehtml/el_before_after.h>
+#include <litehtml/el_body.h>
 #include <litehtml/el_cdata.h>
 #include <litehtml/el_comment.h>
 #include <litehtml/el_space.h>
@@ -24,6 +25,7 @@
 #include <cstdio>
 #include <cstring>
 #include <new>
+#include <queue>
 #include <string>
 #include <strings.h>
 #include <sys/stat.h>
@@ -52,6 +54,109 @@ public:
         snprintf(n, sizeof n, "%d", render_span_value(val, strlen(val), max));
         el_td::set_attr(name, n);
     }
+};
+
+// The cells litehtml's grid will hold for a table element: its rows (in
+// row groups or not) times its widest row, each cell counted with its
+// colspan and the columns rowspans from rows above take, the spans read as
+// litehtml reads them (on any element that is a cell: display:table-cell
+// takes a colspan in litehtml, which browsers ignore).
+static size_t span_attr(const litehtml::element::ptr &el, const char *name)
+{
+    const char *v = el->get_attr(name, "1");
+    long n = v ? strtol(v, nullptr, 10) : 1;
+    return n < 1 ? 1 : n > 1000000 ? 1000000 : (size_t)n;
+}
+
+static double grid_cells(const litehtml::element::ptr &table)
+{
+    size_t rows = 0, widest = 0, carry = 0;
+    typedef std::pair<size_t, size_t> span_end; // the last row it reaches, its columns
+    std::priority_queue<span_end, std::vector<span_end>, std::greater<span_end>> ends;
+    auto row = [&](const litehtml::element::ptr &r) {
+        rows++;
+        while (!ends.empty() && ends.top().first < rows) {
+            carry -= ends.top().second;
+            ends.pop();
+        }
+        size_t width = carry;
+        for (size_t i = 0, n = r->get_children_count(); i < n; i++) {
+            litehtml::element::ptr c = r->get_child((int)i);
+            if (!c || c->get_display() != litehtml::display_table_cell)
+                continue;
+            size_t cs = span_attr(c, "colspan"), rs = span_attr(c, "rowspan");
+            width += cs;
+            if (rs > 1) {
+                ends.push({rows + rs - 1, cs});
+                carry += cs;
+            }
+        }
+        widest = std::max(widest, width);
+    };
+    for (size_t i = 0, n = table->get_children_count(); i < n; i++) {
+        litehtml::element::ptr c = table->get_child((int)i);
+        if (!c)
+            continue;
+        litehtml::style_display d = c->get_display();
+        if (d == litehtml::display_table_row) {
+            row(c);
+        } else if (d == litehtml::display_table_row_group ||
+                   d == litehtml::display_table_header_group ||
+                   d == litehtml::display_table_footer_group) {
+            for (size_t j = 0, m = c->get_children_count(); j < m; j++) {
+                litehtml::element::ptr r = c->get_child((int)j);
+                if (r && r->get_display() == litehtml::display_table_row)
+                    row(r);
+            }
+        }
+    }
+    return (double)rows * (double)widest;
+}
+
+// The tables' grids are built in init(), inside the parse, from the styles
+// (display:table on any element, and the anonymous tables litehtml adds
+// around stray rows and cells): the tag scan sees only <table>s. <body>
+// counts the cells of every table below it before its init() builds them,
+// and builds none when they are over the limit (render_load then refuses
+// the page before layout).
+struct table_guard {
+    size_t limit; // 0: none
+    double cells;
+    bool over;
+};
+
+class guarded_body : public litehtml::el_body
+{
+public:
+    guarded_body(const std::shared_ptr<litehtml::document> &doc, table_guard *g)
+        : el_body(doc), guard_(g)
+    {
+    }
+
+    void init() override
+    {
+        double cells = 0;
+        std::vector<litehtml::element::ptr> stack{shared_from_this()};
+        while (!stack.empty()) {
+            litehtml::element::ptr el = stack.back();
+            stack.pop_back();
+            litehtml::style_display d = el->get_display();
+            if (d == litehtml::display_table || d == litehtml::display_inline_table)
+                cells += grid_cells(el);
+            for (size_t i = 0, n = el->get_children_count(); i < n; i++)
+                if (litehtml::element::ptr c = el->get_child((int)i))
+                    stack.push_back(c);
+        }
+        guard_->cells = cells;
+        if (guard_->limit > 0 && cells > (double)guard_->limit) {
+            guard_->over = true;
+            return;
+        }
+        el_body::init();
+    }
+
+private:
+    table_guard *guard_;
 };
 
 bool is_remote_url(const std::string &url)
@@ -132,12 +237,14 @@ public:
     container(fonts_lib *fonts, const render_opts &opts, render_stats &stats)
         : fonts_(fonts), opts_(opts), stats_(stats)
     {
+        tables.limit = opts.max_table_cells;
         if (opts.base_dir)
             base_dir_ = opts.base_dir;
     }
 
     bool font_failed = false;
     css_index *filter = nullptr; // the page's tags, classes and ids
+    table_guard tables{0, 0, false}; // the cells of the tables' grids (guarded_body)
     render_painter *painter = nullptr; // set while render_paint draws
 
     litehtml::uint_ptr create_font(const litehtml::tchar_t *face, int size, int weight,
@@ -294,6 +401,8 @@ public:
     {
         if (tag && (!strcmp(tag, "td") || !strcmp(tag, "th")))
             return std::make_shared<clamped_td>(doc);
+        if (tag && !strcmp(tag, "body"))
+            return std::make_shared<guarded_body>(doc, &tables);
         return opts_.plain_litehtml ? nullptr : compat::create_element(tag, doc);
     }
 
@@ -526,6 +635,10 @@ extern "C" render_status render_load(render_engine *eng, const char *html, const
                 return RENDER_EFONTS;
             if (generated_over()) // a linked stylesheet's rules
                 return RENDER_EGENERATED;
+            if ((double)st.table_cells < rd->cont->tables.cells)
+                st.table_cells = (size_t)std::min(rd->cont->tables.cells, 1e18);
+            if (rd->cont->tables.over)
+                return RENDER_ECELLS;
             st.floats = st.floats_total = st.positioned = st.pseudo_boxes = 0;
             count_boxes(rd->doc->root(), st);
             if (opts->max_pseudo_boxes > 0 && st.pseudo_boxes > opts->max_pseudo_boxes)

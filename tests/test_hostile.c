@@ -493,6 +493,23 @@ static void table_spans(void **state)
     glance_options *opt = OPTS("max_table_cells=2000000");
     expect(b.s, b.len, opt, GLANCE_OK, NULL);
     glance_options_free(opt);
+    /* litehtml reads a colspan on any cell, display:table-cell too (where
+     * browsers ignore it), and builds anonymous tables around stray rows:
+     * no <table> for the scan to see; counted on the tree before the grids
+     * are built. */
+    const char *open[] = {"<div style=\"display:table\">", "<section>"};
+    for (size_t i = 0; i < 2; i++) {
+        b.len = 0;
+        puts_(&b, "<html><body>" ARTICLE);
+        puts_(&b, open[i]);
+        puts_(&b, "<div style=\"display:table-row\"><div style=\"display:table-cell\" "
+                  "colspan=\"65534\">x</div></div>");
+        repeat(&b, "<div style=\"display:table-row\"><div style=\"display:table-cell\">a "
+                   "row</div></div>", 1000);
+        puts_(&b, i ? "</section>" : "</div>");
+        puts_(&b, "</body></html>");
+        expect(b.s, b.len, NULL, GLANCE_ETOOBIG, "table cells, over the limit of 1000000 (max_table_cells)");
+    }
     free(b.s);
 }
 
