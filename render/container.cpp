@@ -607,11 +607,13 @@ extern "C" render_status render_load(render_engine *eng, const char *html, const
             css_filter(ix.get(), render_ua_css, strlen(render_ua_css), nullptr), free);
         if (!ua)
             return RENDER_ENOMEM;
+        const double ua_generated = css_index_generated(ix.get(), nullptr);
         // Laid out as a browser without scripts shows it; again without the
         // page's own styles for such a browser when they hide the page
         // (noscript.h): the second time only on such pages.
         for (int attempt = 0;; attempt++) {
             css_page_info info;
+            css_index_generated_reset(ix.get(), ua_generated); // the page's sheets again
             std::unique_ptr<char, void (*)(void *)> page(
                 css_prepare_html(ix.get(), html, len, attempt == 0, &info), free);
             if (!page)

@@ -386,6 +386,12 @@ void css_index_limit_generated(css_index *ix, size_t max_generated)
     ix->max_generated = max_generated;
 }
 
+void css_index_generated_reset(css_index *ix, double to)
+{
+    ix->generated = to;
+    ix->generated_over = 0;
+}
+
 double css_index_generated(const css_index *ix, int *over)
 {
     if (over)

@@ -53,6 +53,9 @@ void css_index_limit(css_index *ix, int depth, size_t elements, size_t max_style
  * Honest pages' generated content is an icon or a word on some elements. */
 void css_index_limit_generated(css_index *ix, size_t max_generated);
 double css_index_generated(const css_index *ix, int *over);
+/* Back to a sum css_index_generated gave, before the same sheets are
+ * filtered again (the page laid out a second time, noscript.h). */
+void css_index_generated_reset(css_index *ix, double to);
 
 /* `css` without the rules that cannot match the page; malloc'd,
  * NUL-terminated. NULL when out of memory. */
