@@ -81,17 +81,51 @@ static const char *binary_signature(const unsigned char *b, size_t len)
     return NULL;
 }
 
-/* Share of control bytes (other than tab, newline, carriage return, form
- * feed and escape) in the first 4 KiB: text has almost none. */
+/* Bytes no text holds: the C0 controls but tab, newline, form feed,
+ * carriage return, escape, shift out and shift in (the ISO-2022 charsets'
+ * escapes and shifts), and DEL. No legacy charset uses them inside a
+ * character either (the double-byte ones' trail bytes start at 0x40 and
+ * skip 0x7f), so a page in any charset has them only as strays, while
+ * random bytes are a tenth of them (26 of 256). */
+static int control_byte(unsigned char c)
+{
+    return (c < 0x20 && c != '\t' && c != '\n' && c != '\f' && c != '\r' && c != 0x1b &&
+            c != 0x0e && c != 0x0f) ||
+           c == 0x7f;
+}
+
+/* Something a parser would read as markup: '<' before a letter, '!', '/'
+ * or '?'. */
+static int has_markup(const unsigned char *b, size_t len)
+{
+    for (const unsigned char *p = memchr(b, '<', len); p && p + 1 < b + len;
+         p = memchr(p + 1, '<', (size_t)(b + len - p - 1))) {
+        unsigned char c = p[1];
+        if (((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || c == '!' || c == '/' || c == '?')
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether the bytes (the whole input, as read or as decoded) are not text:
+ * control bytes in more than 1 character in 100 (at least 2 of them), or,
+ * in input without any markup, a control byte at all. A page with a stray
+ * NUL or two stays a page; random bytes of any length but the shortest
+ * (under some 64 bytes a run can lack control bytes by chance) are
+ * refused. Characters are counted as UTF-8 lead bytes and single bytes. */
 static int looks_binary(const unsigned char *b, size_t len)
 {
-    size_t n = len < 4096 ? len : 4096, ctl = 0;
-    for (size_t i = 0; i < n; i++) {
+    size_t ctl = 0, chars = 0;
+    for (size_t i = 0; i < len; i++) {
         unsigned char c = b[i];
-        if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != 0x1b)
-            ctl++;
+        ctl += (size_t)control_byte(c);
+        chars += (c & 0xc0) != 0x80;
     }
-    return n > 0 && ctl * 10 > n; /* over 10% */
+    if (ctl == 0)
+        return 0;
+    if (!has_markup(b, len))
+        return 1;
+    return ctl >= 2 && ctl * 100 > chars;
 }
 
 /* Converts `enc` (UTF-16 after its BOM, or a charset the page declares) to
@@ -344,6 +378,7 @@ glance_status input_to_utf8(const char *bytes, size_t len, size_t limit, const c
     }
     char *converted = NULL;
     size_t clen = 0;
+    int unreadable = 0; /* neither UTF-8 nor after a BOM */
     if (len >= 2 && ((b[0] == 0xff && b[1] == 0xfe) || (b[0] == 0xfe && b[1] == 0xff))) {
         const char *enc = b[0] == 0xff ? "UTF-16LE" : "UTF-16BE";
         glance_status st = iconv_to_utf8(bytes + 2, len - 2, enc, 2, &converted, &clen);
@@ -361,7 +396,9 @@ glance_status input_to_utf8(const char *bytes, size_t len, size_t limit, const c
         len -= 3;
     } else if (binary_signature(b, len) || looks_binary(b, len)) {
         /* Checked below: before a charset reads it as text. */
+        unreadable = 1;
     } else if (!valid_utf8(b, len)) {
+        unreadable = 1;
         /* Not UTF-8. In the order browsers follow: the charset the server
          * sends, then the one the page declares; when neither is said (or
          * what is said is UTF-8, which the bytes disprove), a page that is
@@ -389,8 +426,10 @@ glance_status input_to_utf8(const char *bytes, size_t len, size_t limit, const c
             len = clen;
         }
     }
+    /* Bytes in no charset of their own and with no markup are no page
+     * (a short random run may lack control bytes, not high ones). */
     const char *sig = binary_signature(b, len);
-    if (sig || looks_binary(b, len)) {
+    if (sig || looks_binary(b, len) || (unreadable && !has_markup(b, len))) {
         snprintf(why, why_cap, "binary data, not HTML%s%s", sig ? ": " : "", sig ? sig : "");
         free(converted);
         return GLANCE_EINPUT;

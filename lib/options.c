@@ -41,6 +41,21 @@ static const base_param core_table[] = {
     {"max_words", BASE_PARAM_SIZE, C(render.max_words), 1, 1e12, "1000000",
      "runs of text between spaces and tags, counted the same way (litehtml takes ~0.6 KB and "
      "~7 us per word)", NULL, OPT_LIMIT, NULL},
+    {"max_table_cells", BASE_PARAM_SIZE, C(render.max_table_cells), 1, 1e12, "1000000",
+     "cells of the tables' grids, the empty ones spans imply included (each table's rows "
+     "times its widest row, spans clamped to 1000 columns and 65534 rows as browsers do), "
+     "counted by the scan", NULL, OPT_LIMIT, NULL},
+    {"max_generated", BASE_PARAM_SIZE, C(render.max_generated), 1, 1e12, "2000000",
+     "characters of ::before/::after content, bounded before parsing: each rule's strings "
+     "times the elements its selector can match", NULL, OPT_LIMIT, NULL},
+    {"max_pseudo_boxes", BASE_PARAM_SIZE, C(render.max_pseudo_boxes), 1, 1e12, "100000",
+     "::before/::after boxes with content, counted after parsing, before layout", NULL,
+     OPT_LIMIT, NULL},
+    {"max_floats", BASE_PARAM_SIZE, C(render.max_floats), 1, 1e12, "2000",
+     "floated boxes in one block formatting context, counted after parsing, before "
+     "layout (litehtml places each against every one before it there)", NULL, OPT_LIMIT, NULL},
+    {"max_positioned", BASE_PARAM_SIZE, C(render.max_positioned), 1, 1e12, "20000",
+     "absolutely or fixed positioned boxes, counted the same way", NULL, OPT_LIMIT, NULL},
     {"max_doc_height", BASE_PARAM_INT, C(render.max_doc_height), 1, INT_MAX, "1000000",
      "the laid-out document's height in px, checked after layout", NULL, OPT_LIMIT, NULL},
     {"max_css_bytes", BASE_PARAM_SIZE, C(net.max_css_bytes), 1, 1e12, "4M",

@@ -202,6 +202,30 @@ static void render_failure(glance_result *res, const glance_options *o, render_s
         snprintf(why, sizeof why, "an element with %zu attributes, over the limit of %d",
                  res->rstats.max_attrs, RENDER_MAX_ATTRS);
         break;
+    case RENDER_ECELLS:
+        snprintf(why, sizeof why, "%zu table cells, over the limit of %zu (max_table_cells)",
+                 res->rstats.table_cells, r->max_table_cells);
+        break;
+    case RENDER_EGENERATED:
+        snprintf(why, sizeof why,
+                 "up to %.0f characters of ::before/::after content, over the limit of %zu "
+                 "(max_generated)",
+                 res->rstats.generated, r->max_generated);
+        break;
+    case RENDER_EPSEUDO:
+        snprintf(why, sizeof why,
+                 "%zu ::before/::after boxes, over the limit of %zu (max_pseudo_boxes)",
+                 res->rstats.pseudo_boxes, r->max_pseudo_boxes);
+        break;
+    case RENDER_EFLOATS:
+        snprintf(why, sizeof why, "%zu floats in one formatting context, over the limit of %zu (max_floats)",
+                 res->rstats.floats, r->max_floats);
+        break;
+    case RENDER_EPOSITIONED:
+        snprintf(why, sizeof why,
+                 "%zu absolutely positioned boxes, over the limit of %zu (max_positioned)",
+                 res->rstats.positioned, r->max_positioned);
+        break;
     case RENDER_EHEIGHT:
         snprintf(why, sizeof why, "document %d px tall, over the limit of %d (max_doc_height)",
                  res->rstats.height, r->max_doc_height);

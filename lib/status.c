@@ -45,7 +45,12 @@ glance_status status_from_render(render_status s)
     case RENDER_EELEMENTS:
     case RENDER_EWORDS:
     case RENDER_EHEIGHT:
-    case RENDER_EATTRS: return GLANCE_ETOOBIG;
+    case RENDER_EATTRS:
+    case RENDER_ECELLS:
+    case RENDER_EGENERATED:
+    case RENDER_EPSEUDO:
+    case RENDER_EFLOATS:
+    case RENDER_EPOSITIONED: return GLANCE_ETOOBIG;
     case RENDER_ETIME: return GLANCE_ECOSTLY;
     case RENDER_EPARSE: break;
     }

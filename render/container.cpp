@@ -12,9 +12,11 @@
 
 #include <litehtml.h>
 #include <litehtml/el_before_after.h>
+#include <litehtml/el_body.h>
 #include <litehtml/el_cdata.h>
 #include <litehtml/el_comment.h>
 #include <litehtml/el_space.h>
+#include <litehtml/el_td.h>
 #include <litehtml/el_text.h>
 
 #include <algorithm>
@@ -23,11 +25,139 @@
 #include <cstdio>
 #include <cstring>
 #include <new>
+#include <queue>
 #include <string>
+#include <strings.h>
 #include <sys/stat.h>
 #include <vector>
 
 namespace {
+
+// A table cell whose spans are clamped as the HTML standard clamps them
+// (render.h): litehtml's grid holds a cell for every column a colspan
+// covers, in every row, so one colspan of 65 534 cost gigabytes.
+class clamped_td : public litehtml::el_td
+{
+public:
+    explicit clamped_td(const std::shared_ptr<litehtml::document> &doc) : el_td(doc) {}
+
+    void set_attr(const litehtml::tchar_t *name, const litehtml::tchar_t *val) override
+    {
+        int max = 0;
+        if (name && val && !strcasecmp(name, "colspan"))
+            max = RENDER_MAX_COLSPAN;
+        else if (name && val && !strcasecmp(name, "rowspan"))
+            max = RENDER_MAX_ROWSPAN;
+        if (!max)
+            return el_td::set_attr(name, val);
+        char n[16];
+        snprintf(n, sizeof n, "%d", render_span_value(val, strlen(val), max));
+        el_td::set_attr(name, n);
+    }
+};
+
+// The cells litehtml's grid will hold for a table element: its rows (in
+// row groups or not) times its widest row, each cell counted with its
+// colspan and the columns rowspans from rows above take, the spans read as
+// litehtml reads them (on any element that is a cell: display:table-cell
+// takes a colspan in litehtml, which browsers ignore).
+static size_t span_attr(const litehtml::element::ptr &el, const char *name)
+{
+    const char *v = el->get_attr(name, "1");
+    long n = v ? strtol(v, nullptr, 10) : 1;
+    return n < 1 ? 1 : n > 1000000 ? 1000000 : (size_t)n;
+}
+
+static double grid_cells(const litehtml::element::ptr &table)
+{
+    size_t rows = 0, widest = 0, carry = 0;
+    typedef std::pair<size_t, size_t> span_end; // the last row it reaches, its columns
+    std::priority_queue<span_end, std::vector<span_end>, std::greater<span_end>> ends;
+    auto row = [&](const litehtml::element::ptr &r) {
+        rows++;
+        while (!ends.empty() && ends.top().first < rows) {
+            carry -= ends.top().second;
+            ends.pop();
+        }
+        size_t width = carry;
+        for (size_t i = 0, n = r->get_children_count(); i < n; i++) {
+            litehtml::element::ptr c = r->get_child((int)i);
+            if (!c || c->get_display() != litehtml::display_table_cell)
+                continue;
+            size_t cs = span_attr(c, "colspan"), rs = span_attr(c, "rowspan");
+            width += cs;
+            if (rs > 1) {
+                ends.push({rows + rs - 1, cs});
+                carry += cs;
+            }
+        }
+        widest = std::max(widest, width);
+    };
+    for (size_t i = 0, n = table->get_children_count(); i < n; i++) {
+        litehtml::element::ptr c = table->get_child((int)i);
+        if (!c)
+            continue;
+        litehtml::style_display d = c->get_display();
+        if (d == litehtml::display_table_row) {
+            row(c);
+        } else if (d == litehtml::display_table_row_group ||
+                   d == litehtml::display_table_header_group ||
+                   d == litehtml::display_table_footer_group) {
+            for (size_t j = 0, m = c->get_children_count(); j < m; j++) {
+                litehtml::element::ptr r = c->get_child((int)j);
+                if (r && r->get_display() == litehtml::display_table_row)
+                    row(r);
+            }
+        }
+    }
+    return (double)rows * (double)widest;
+}
+
+// The tables' grids are built in init(), inside the parse, from the styles
+// (display:table on any element, and the anonymous tables litehtml adds
+// around stray rows and cells): the tag scan sees only <table>s. <body>
+// counts the cells of every table below it before its init() builds them,
+// and builds none when they are over the limit (render_load then refuses
+// the page before layout).
+struct table_guard {
+    size_t limit; // 0: none
+    double cells;
+    bool over;
+};
+
+class guarded_body : public litehtml::el_body
+{
+public:
+    guarded_body(const std::shared_ptr<litehtml::document> &doc, table_guard *g)
+        : el_body(doc), guard_(g)
+    {
+    }
+
+    void init() override
+    {
+        double cells = 0;
+        std::vector<litehtml::element::ptr> stack{shared_from_this()};
+        while (!stack.empty()) {
+            litehtml::element::ptr el = stack.back();
+            stack.pop_back();
+            litehtml::style_display d = el->get_display();
+            if (d == litehtml::display_table || d == litehtml::display_inline_table)
+                cells += grid_cells(el);
+            for (size_t i = 0, n = el->get_children_count(); i < n; i++)
+                if (litehtml::element::ptr c = el->get_child((int)i))
+                    stack.push_back(c);
+        }
+        guard_->cells = cells;
+        if (guard_->limit > 0 && cells > (double)guard_->limit) {
+            guard_->over = true;
+            return;
+        }
+        el_body::init();
+    }
+
+private:
+    table_guard *guard_;
+};
 
 bool is_remote_url(const std::string &url)
 {
@@ -107,12 +237,14 @@ public:
     container(fonts_lib *fonts, const render_opts &opts, render_stats &stats)
         : fonts_(fonts), opts_(opts), stats_(stats)
     {
+        tables.limit = opts.max_table_cells;
         if (opts.base_dir)
             base_dir_ = opts.base_dir;
     }
 
     bool font_failed = false;
     css_index *filter = nullptr; // the page's tags, classes and ids
+    table_guard tables{0, 0, false}; // the cells of the tables' grids (guarded_body)
     render_painter *painter = nullptr; // set while render_paint draws
 
     litehtml::uint_ptr create_font(const litehtml::tchar_t *face, int size, int weight,
@@ -267,6 +399,10 @@ public:
                                                       const litehtml::string_map &,
                                                       const std::shared_ptr<litehtml::document> &doc) override
     {
+        if (tag && (!strcmp(tag, "td") || !strcmp(tag, "th")))
+            return std::make_shared<clamped_td>(doc);
+        if (tag && !strcmp(tag, "body"))
+            return std::make_shared<guarded_body>(doc, &tables);
         return opts_.plain_litehtml ? nullptr : compat::create_element(tag, doc);
     }
 
@@ -372,6 +508,51 @@ static size_t shown_text_bytes(const dom_doc *dom)
     return n;
 }
 
+// What the parsed page asks of the layout that the tags do not show: its
+// floats, its absolutely or fixed positioned boxes and its ::before and
+// ::after boxes that hold content, counted on litehtml's tree once the
+// styles are applied and before render() (which cannot be interrupted).
+// litehtml places each float against every float before it in the same
+// block formatting context (its floats holder), so the cost grows faster
+// than the count there and not across contexts: the floats are counted per
+// holder, and the most in one is what the bound sees. A subtree that is
+// not displayed is not laid out and not counted.
+static void count_boxes(const litehtml::element::ptr &root, render_stats &st)
+{
+    struct item {
+        litehtml::element::ptr el;
+        size_t holder; // index in `floats` of the context the element's floats go to
+    };
+    std::vector<size_t> floats{0};
+    std::vector<item> stack{{root, 0}};
+    while (!stack.empty()) {
+        item it = std::move(stack.back());
+        stack.pop_back();
+        const litehtml::element::ptr &el = it.el;
+        if (!el || el->get_display() == litehtml::display_none)
+            continue;
+        if (el->get_float() != litehtml::float_none) {
+            st.floats_total++;
+            if (++floats[it.holder] > st.floats)
+                st.floats = floats[it.holder];
+        }
+        litehtml::element_position pos = el->get_element_position();
+        if (pos == litehtml::element_position_absolute || pos == litehtml::element_position_fixed)
+            st.positioned++;
+        size_t n = el->get_children_count();
+        if (n > 0 && (dynamic_cast<litehtml::el_before *>(el.get()) ||
+                      dynamic_cast<litehtml::el_after *>(el.get())))
+            st.pseudo_boxes++;
+        size_t holder = it.holder;
+        if (n > 0 && el->is_floats_holder()) {
+            holder = floats.size();
+            floats.push_back(0);
+        }
+        for (size_t i = n; i-- > 0;)
+            stack.push_back({el->get_child((int)i), holder});
+    }
+}
+
 // Builds the dom tree; defined in render/tree.cpp.
 render_status render_build_dom(const litehtml::document::ptr &doc, const render_opts &opts,
                                dom_doc **out);
@@ -402,6 +583,9 @@ extern "C" render_status render_load(render_engine *eng, const char *html, const
         st.max_attrs = counts.max_attrs;
         if (counts.max_attrs > RENDER_MAX_ATTRS)
             return RENDER_EATTRS;
+        st.table_cells = counts.table_cells;
+        if (opts->max_table_cells > 0 && counts.table_cells > opts->max_table_cells)
+            return RENDER_ECELLS;
         int depth = page_depth(html, len, counts, opts->max_depth);
         if (depth < 0)
             return RENDER_EDEPTH;
@@ -413,19 +597,29 @@ extern "C" render_status render_load(render_engine *eng, const char *html, const
         if (!ix)
             return RENDER_ENOMEM;
         css_index_limit(ix.get(), depth, counts.elements, opts->max_style_bytes);
+        css_index_limit_generated(ix.get(), opts->max_generated);
+        auto generated_over = [&]() {
+            int over;
+            st.generated = css_index_generated(ix.get(), &over);
+            return over != 0;
+        };
         std::unique_ptr<char, void (*)(void *)> ua(
             css_filter(ix.get(), render_ua_css, strlen(render_ua_css), nullptr), free);
         if (!ua)
             return RENDER_ENOMEM;
+        const double ua_generated = css_index_generated(ix.get(), nullptr);
         // Laid out as a browser without scripts shows it; again without the
         // page's own styles for such a browser when they hide the page
         // (noscript.h): the second time only on such pages.
         for (int attempt = 0;; attempt++) {
             css_page_info info;
+            css_index_generated_reset(ix.get(), ua_generated); // the page's sheets again
             std::unique_ptr<char, void (*)(void *)> page(
                 css_prepare_html(ix.get(), html, len, attempt == 0, &info), free);
             if (!page)
                 return RENDER_ENOMEM;
+            if (generated_over())
+                return RENDER_EGENERATED;
             if (attempt > 0) {
                 rd.reset(new render_doc);
                 rd->cont.reset(new container(eng->fonts, *opts, st));
@@ -441,6 +635,20 @@ extern "C" render_status render_load(render_engine *eng, const char *html, const
                 return RENDER_EPARSE;
             if (rd->cont->font_failed)
                 return RENDER_EFONTS;
+            if (generated_over()) // a linked stylesheet's rules
+                return RENDER_EGENERATED;
+            if ((double)st.table_cells < rd->cont->tables.cells)
+                st.table_cells = (size_t)std::min(rd->cont->tables.cells, 1e18);
+            if (rd->cont->tables.over)
+                return RENDER_ECELLS;
+            st.floats = st.floats_total = st.positioned = st.pseudo_boxes = 0;
+            count_boxes(rd->doc->root(), st);
+            if (opts->max_pseudo_boxes > 0 && st.pseudo_boxes > opts->max_pseudo_boxes)
+                return RENDER_EPSEUDO;
+            if (opts->max_floats > 0 && st.floats > opts->max_floats)
+                return RENDER_EFLOATS;
+            if (opts->max_positioned > 0 && st.positioned > opts->max_positioned)
+                return RENDER_EPOSITIONED;
             if (late())
                 return RENDER_ETIME;
             rd->doc->render(opts->window_w);

@@ -16,6 +16,7 @@ typedef struct entry {
     char *s;
     size_t n;
     uint64_t h;
+    size_t count; /* elements with this tag, class or id */
 } entry;
 
 struct css_index {
@@ -26,6 +27,10 @@ struct css_index {
     size_t max_style_bytes; /* 0: no cap */
     size_t max_selectors;   /* selectors let through in all; 0: no cap */
     size_t kept;            /* ... so far */
+    size_t elements;        /* start tags of the page */
+    size_t max_generated;   /* css_index_limit_generated; 0: no bound */
+    double generated;       /* the bound of generated characters so far */
+    int generated_over;     /* a rule was dropped for it */
 };
 
 static uint64_t hash_lower(const char *s, size_t n)
@@ -44,25 +49,36 @@ static int eq_lower(const char *a, const char *b, size_t n)
     return 1;
 }
 
-/* Entries are kinds-prefixed: "t:div", "c:menu", "i:main". */
-static int set_has(css_index *ix, char kind, const char *s, size_t n)
+/* Entries are kinds-prefixed: "t:div", "c:menu", "i:main". The entry, or
+ * NULL when there is none; `*unknown` is set when the name is too long to
+ * look up (then a rule is kept). */
+static entry *set_find(css_index *ix, char kind, const char *s, size_t n, int *unknown)
 {
+    *unknown = 0;
     if (ix->cap == 0)
-        return 0;
+        return NULL;
     char key[256];
-    if (n + 2 > sizeof key)
-        return 1; /* too long to look up: keep the rule */
+    if (n + 2 > sizeof key) {
+        *unknown = 1;
+        return NULL;
+    }
     key[0] = kind;
     key[1] = ':';
     memcpy(key + 2, s, n);
     uint64_t h = hash_lower(key, n + 2);
     for (size_t i = h & (ix->cap - 1);; i = (i + 1) & (ix->cap - 1)) {
-        const entry *e = &ix->slots[i];
+        entry *e = &ix->slots[i];
         if (!e->s)
-            return 0;
+            return NULL;
         if (e->h == h && e->n == n + 2 && eq_lower(e->s, key, n + 2))
-            return 1;
+            return e;
     }
+}
+
+static int set_has(css_index *ix, char kind, const char *s, size_t n)
+{
+    int unknown;
+    return set_find(ix, kind, s, n, &unknown) != NULL || unknown;
 }
 
 static void set_add(css_index *ix, char kind, const char *s, size_t n)
@@ -88,8 +104,12 @@ static void set_add(css_index *ix, char kind, const char *s, size_t n)
         ix->slots = slots;
         ix->cap = cap;
     }
-    if (set_has(ix, kind, s, n))
+    int unknown;
+    entry *found = set_find(ix, kind, s, n, &unknown);
+    if (found) {
+        found->count++;
         return;
+    }
     char *copy = malloc(n + 3);
     if (!copy) {
         ix->failed = 1;
@@ -104,7 +124,7 @@ static void set_add(css_index *ix, char kind, const char *s, size_t n)
     size_t j = h & (ix->cap - 1);
     while (ix->slots[j].s)
         j = (j + 1) & (ix->cap - 1);
-    ix->slots[j] = (entry){copy, n + 2, h};
+    ix->slots[j] = (entry){copy, n + 2, h, 1};
     ix->count++;
 }
 
@@ -161,6 +181,7 @@ css_index *css_index_html(const char *html, size_t len)
     while (base_tag_next(&s, &t)) {
         if (t.kind != BASE_TAG_START)
             continue;
+        ix->elements++;
         set_add(ix, 't', t.name, t.name_len);
         base_tag_attrs it;
         base_tag_attrs_init(&it, &t);
@@ -355,6 +376,145 @@ static int selector_may_match(css_index *ix, const char *s, size_t len)
     return 1;
 }
 
+
+static const char *skip_opaque(const char *p, const char *end);
+
+/* Generated content ---------------------------------------------------------- */
+
+void css_index_limit_generated(css_index *ix, size_t max_generated)
+{
+    ix->max_generated = max_generated;
+}
+
+void css_index_generated_reset(css_index *ix, double to)
+{
+    ix->generated = to;
+    ix->generated_over = 0;
+}
+
+double css_index_generated(const css_index *ix, int *over)
+{
+    if (over)
+        *over = ix->generated_over;
+    return ix->generated;
+}
+
+/* How many boxes a selector's ::before or ::after can make: 0 when its
+ * subject (the last compound) has neither, else the fewest elements of
+ * the page that bear one of the compound's tag, classes or id (all the
+ * page's elements for `*` or attribute tests alone). An upper bound: the
+ * rest of the selector only narrows it. */
+static double pseudo_bound(css_index *ix, const char *s, size_t len)
+{
+    /* the last compound: after the last combinator outside () and [] */
+    size_t start = 0;
+    int nest = 0;
+    for (size_t i = 0; i < len; i++) {
+        char c = s[i];
+        if (c == '"' || c == '\'') {
+            for (i++; i < len && s[i] != c; i++)
+                if (s[i] == '\\')
+                    i++;
+        } else if (c == '(' || c == '[') {
+            nest++;
+        } else if ((c == ')' || c == ']') && nest > 0) {
+            nest--;
+        } else if (!nest && (base_html_space(c) || c == '>' || c == '+' || c == '~')) {
+            start = i + 1;
+        }
+    }
+    const char *p = s + start, *end = s + len;
+    double bound = (double)ix->elements;
+    int pseudo = 0, first = 1;
+    char name[256];
+    while (p < end) {
+        char c = *p;
+        if (c == '[' || c == '(') {
+            char close = c == '[' ? ']' : ')';
+            int depth = 0;
+            for (; p < end; p++) {
+                if (*p == c)
+                    depth++;
+                else if (*p == close && --depth == 0) {
+                    p++;
+                    break;
+                }
+            }
+            first = 0;
+            continue;
+        }
+        size_t n;
+        int ok, unknown;
+        if (c == '.' || c == '#' || (first && is_ident((unsigned char)c))) {
+            char kind = c == '.' ? 'c' : c == '#' ? 'i' : 't';
+            p = read_ident(kind == 't' ? p : p + 1, end, name, sizeof name, &n, &ok);
+            entry *e = ok && n > 0 ? set_find(ix, kind, name, n, &unknown) : NULL;
+            if (e && (double)e->count < bound)
+                bound = (double)e->count;
+            first = 0;
+            continue;
+        }
+        if (c == ':') {
+            while (p < end && *p == ':')
+                p++;
+            p = read_ident(p, end, name, sizeof name, &n, &ok);
+            if (ok && ((n == 6 && eq_lower(name, "before", 6)) ||
+                       (n == 5 && eq_lower(name, "after", 5))))
+                pseudo = 1;
+            first = 0;
+            continue;
+        }
+        first = 0;
+        p++;
+    }
+    return pseudo ? bound : 0;
+}
+
+/* Characters a `content` declaration of the block [p, end) generates for
+ * one box: its strings' bytes and a number's worth for each counter();
+ * 0 when the block has none. */
+static double content_chars(const char *p, const char *end)
+{
+    double most = 0;
+    while (p < end) {
+        /* a declaration's name */
+        while (p < end && (base_html_space(*p) || *p == ';' || *p == '{'))
+            p++;
+        const char *name = p;
+        while (p < end && (is_ident((unsigned char)*p)))
+            p++;
+        size_t nl = (size_t)(p - name);
+        while (p < end && base_html_space(*p))
+            p++;
+        int is_content = nl == 7 && eq_lower(name, "content", 7) && p < end && *p == ':';
+        double chars = 0;
+        /* to the declaration's end */
+        int paren = 0;
+        while (p < end && (paren || (*p != ';' && *p != '}'))) {
+            if (*p == '"' || *p == '\'') {
+                const char *q = skip_opaque(p, end);
+                chars += (double)(q - p);
+                p = q;
+                continue;
+            }
+            if (*p == '(')
+                paren++;
+            else if (*p == ')' && paren > 0)
+                paren--;
+            else if (is_content && (end - p) > 8 && eq_lower(p, "counter", 7))
+                chars += 16;
+            p++;
+        }
+        if (is_content && chars > most)
+            most = chars;
+        if (p < end)
+            p++;
+        if (p == name)
+            p++;
+    }
+    return most;
+}
+
 /* The stylesheet ----------------------------------------------------------------- */
 
 /* Skips a comment or a string at p when there is one; returns p otherwise. */
@@ -417,7 +577,8 @@ static const char *prelude_end(const char *p, const char *end)
 
 /* Writes the selectors of a prelude that may match, comma-separated;
  * returns how many. */
-static int put_selectors(css_index *ix, const char *p, const char *end, base_buf *o)
+static int put_selectors(css_index *ix, const char *p, const char *end, base_buf *o,
+                         double *boxes)
 {
     int kept = 0, paren = 0;
     const char *start = p;
@@ -445,6 +606,7 @@ static int put_selectors(css_index *ix, const char *p, const char *end, base_buf
             if (kept++)
                 base_buf_add(o, ",", 1);
             base_buf_add(o, a, (size_t)(b - a));
+            *boxes += pseudo_bound(ix, a, (size_t)(b - a));
         }
         start = q + 1;
     }
@@ -501,7 +663,19 @@ static void filter_rules(css_index *ix, const char *p, const char *end, base_buf
         }
         const char *be = block_end(pe, end);
         size_t mark = o->len;
-        if (put_selectors(ix, p, pe, o) > 0)
+        double boxes = 0;
+        int kept = put_selectors(ix, p, pe, o, &boxes);
+        if (kept > 0 && boxes > 0) {
+            /* Generated content is built when styles are applied, before
+             * any deadline can be checked: bounded here (cssfilter.h). */
+            double chars = content_chars(pe, be);
+            ix->generated += boxes * chars;
+            if (chars > 0 && ix->max_generated > 0 && ix->generated > (double)ix->max_generated) {
+                ix->generated_over = 1;
+                kept = 0;
+            }
+        }
+        if (kept > 0)
             base_buf_add(o, pe, (size_t)(be - pe)), base_buf_add(o, "\n", 1);
         else
             base_buf_shrink(o, o->len - mark);

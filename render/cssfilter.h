@@ -42,6 +42,21 @@ void css_index_free(css_index *ix);
 #define CSS_MAX_MATCH_PAIRS 2e7
 void css_index_limit(css_index *ix, int depth, size_t elements, size_t max_style_bytes);
 
+/* litehtml builds a ::before or ::after box's text (an element per word)
+ * when it applies the styles, before layout and before any deadline is
+ * checked. The filter bounds it from above: for each rule with a `content`
+ * declaration, the characters it generates for one box (its strings, 16
+ * for each counter()) times the elements its selectors' subjects can match
+ * (the fewest elements bearing one of the subject's tag, classes or id; all
+ * of them for `*`). Once the sum is over `max_generated` (0: no bound), the
+ * rules that add to it are dropped and css_index_generated says so.
+ * Honest pages' generated content is an icon or a word on some elements. */
+void css_index_limit_generated(css_index *ix, size_t max_generated);
+double css_index_generated(const css_index *ix, int *over);
+/* Back to a sum css_index_generated gave, before the same sheets are
+ * filtered again (the page laid out a second time, noscript.h). */
+void css_index_generated_reset(css_index *ix, double to);
+
 /* `css` without the rules that cannot match the page; malloc'd,
  * NUL-terminated. NULL when out of memory. */
 char *css_filter(css_index *ix, const char *css, size_t len, size_t *out_len);

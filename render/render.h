@@ -33,6 +33,19 @@ typedef struct render_opts {
     size_t max_words;       /* words of text (the same scan); 0: no check */
     int max_doc_height;     /* laid-out height in px; 0: no check */
     size_t max_style_bytes; /* the page's <style> text in all; 0: no cap */
+    /* What litehtml builds beyond the tags (README, Hostile input); 0: no check.
+     * Spans are clamped as browsers clamp them (RENDER_MAX_COLSPAN,
+     * RENDER_MAX_ROWSPAN) whatever these say. */
+    size_t max_table_cells; /* grid cells of all tables, empty ones that spans
+                               imply included (the scan, before parsing) */
+    size_t max_generated;   /* characters of ::before/::after content: each
+                               rule's strings times the elements its selector
+                               can match (the CSS filter, before parsing) */
+    size_t max_pseudo_boxes; /* ::before/::after boxes with content (after
+                                parsing, before layout) */
+    size_t max_floats;      /* floated boxes in one block formatting context
+                               (after parsing, before layout) */
+    size_t max_positioned;  /* absolutely or fixed positioned boxes (the same) */
     double deadline_ms;     /* base_now_ms() time (base/clock.h) after which the
                                next stage does not start (RENDER_ETIME); 0: none */
     int plain_litehtml;     /* 1: without the flex and grid layer (compat.h), as
@@ -59,8 +72,18 @@ typedef enum render_status {
     RENDER_EWORDS = 6,    /* more words than max_words */
     RENDER_EHEIGHT = 7,   /* laid out taller than max_doc_height */
     RENDER_ETIME = 8,     /* deadline_ms passed between two stages */
-    RENDER_EATTRS = 9     /* an element with more than RENDER_MAX_ATTRS attributes */
+    RENDER_EATTRS = 9,    /* an element with more than RENDER_MAX_ATTRS attributes */
+    RENDER_ECELLS = 10,   /* table grid cells over max_table_cells */
+    RENDER_EGENERATED = 11, /* generated content over max_generated */
+    RENDER_EPSEUDO = 12,  /* ::before/::after boxes over max_pseudo_boxes */
+    RENDER_EFLOATS = 13,  /* floats over max_floats */
+    RENDER_EPOSITIONED = 14 /* absolutely positioned boxes over max_positioned */
 } render_status;
+
+/* The HTML standard's clamps of a cell's spans (a colspan of 0 is 1; a
+ * rowspan of 0, "to the end of the row group", is read as 1 here). */
+#define RENDER_MAX_COLSPAN 1000
+#define RENDER_MAX_ROWSPAN 65534
 
 /* gumbo (litehtml's parser) checks each attribute of an element against
  * all before it: 300 000 on one element took 378 s to parse. */
@@ -78,6 +101,10 @@ typedef struct render_stats {
     double layout_ms;  /* litehtml layout at the window width */
     double dom_ms;     /* building the dom tree from the layout */
     size_t elements, words, max_attrs; /* the scan's counts (render_html_count) */
+    size_t table_cells;  /* the scan's too */
+    double generated;    /* the CSS filter's bound of generated characters */
+    size_t pseudo_boxes, positioned; /* counted before layout */
+    size_t floats, floats_total; /* the most in one formatting context; in all */
     int height;        /* the laid-out document's height, px */
     int noscript_styles_dropped; /* the page hid itself: laid out again without
                                     the <style>s of its <noscript>s */
@@ -113,7 +140,14 @@ typedef struct render_html_counts {
     size_t elements, words;
     size_t max_attrs; /* attributes of the element that has most */
     int depth, strict_depth;
+    /* Cells of the tables' grids: of each table its rows times its widest
+     * row, colspans (clamped) and the columns that rowspans from rows above
+     * take counted in, as litehtml's grid holds them. */
+    size_t table_cells;
 } render_html_counts;
+/* A span attribute's value as the standard's parser reads it, clamped to
+ * 1..`max` (0, a missing or unreadable value: 1). */
+int render_span_value(const char *v, size_t n, int max);
 int render_html_count(const char *html, size_t len, render_html_counts *out);
 void render_doc_free(render_doc *doc);
 

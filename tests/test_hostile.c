@@ -16,6 +16,7 @@
 
 #include "glance.h"
 #include "opts.h"
+#include "render/render.h"
 
 static glance_context *ctx;
 
@@ -425,6 +426,209 @@ static void time_budget_between_methods(void **state)
     free(b.s);
 }
 
+/* Random bytes are refused at any length but the shortest, whatever the
+ * seed: a tenth of them are control bytes, which no page in any charset
+ * holds but as strays, and bytes in no charset without markup are no page
+ * either (below some 16 bytes a run can pass for text by chance). A few pages in legacy charsets and with broken
+ * bytes are read (test_charset.c has more). */
+static void random_bytes_any_length(void **state)
+{
+    static const size_t lengths[] = {64, 100, 333, 1000, 4096, 10000, 65536, 102400, 1 << 20};
+    unsigned char *b = malloc(1 << 20);
+    assert_non_null(b);
+    for (uint64_t seed = 1; seed <= 8; seed++) {
+        uint64_t x = seed * 0x9e3779b97f4a7c15ull;
+        for (size_t i = 0; i < (size_t)1 << 20; i++) {
+            x ^= x << 13; /* xorshift64 */
+            x ^= x >> 7;
+            x ^= x << 17;
+            b[i] = (unsigned char)(x >> 24);
+        }
+        for (size_t k = 0; k < sizeof lengths / sizeof lengths[0]; k++)
+            expect((const char *)b, lengths[k], NULL, GLANCE_EINPUT, "binary data");
+    }
+    free(b);
+    /* windows-1251 without a declaration, Shift_JIS declared, ISO-8859-1
+     * with a stray control byte: pages. */
+    const char *pages[] = {
+        "<html><body><p>\xcf\xf0\xe8\xe2\xe5\xf2, \xec\xe8\xf0! \xdd\xf2\xee \xf2\xe5\xea\xf1\xf2 "
+        "\xed\xe0 \xf0\xf3\xf1\xf1\xea\xee\xec \xff\xe7\xfb\xea\xe5, \xe8 \xee\xed \xe4\xee\xeb"
+        "\xe6\xe5\xed \xe1\xfb\xf2\xfc \xef\xf0\xee\xf7\xe8\xf2\xe0\xed.</p></body></html>",
+        "<html><head><meta charset=\"shift_jis\"></head><body><p>\x93\xfa\x96\x7b\x8c\xea\x82"
+        "\xcc\x95\xb6\x8f\xcd\x82\xc5\x82\xb7\x81\x42</p></body></html>",
+        "<html><body><p>Caf\xe9 cr\xe8me br\xfbl\xe9" "e\x01, and words around them.</p></body></html>",
+    };
+    for (size_t i = 0; i < sizeof pages / sizeof pages[0]; i++)
+        expect(pages[i], strlen(pages[i]), NULL, GLANCE_OK, NULL);
+}
+
+/* The standard's parser of a span attribute, clamped. */
+static void span_values(void **state)
+{
+    struct {
+        const char *v;
+        int max, want;
+    } cases[] = {{"3", 1000, 3},          {" +7 ", 1000, 7},      {"0", 1000, 1},
+                 {"abc", 1000, 1},        {"-4", 1000, 1},        {"65534", 1000, 1000},
+                 {"99999999999999", 65534, 65534}, {"65535", 65534, 65534}, {"12px", 1000, 12},
+                 {"", 1000, 1}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        assert_int_equal(render_span_value(cases[i].v, strlen(cases[i].v), cases[i].max),
+                         cases[i].want);
+}
+
+/* One cell of colspan and rowspan 65 534 over 1 000 rows: litehtml's grid
+ * held 65 million cells (4.1 GB, 12.5 s). The spans are clamped as
+ * browsers clamp them (1 000 columns), and the grid that is left, a
+ * million cells and one row and column more, is over max_table_cells; with
+ * a higher limit the clamped table is laid out. */
+static void table_spans(void **state)
+{
+    buf b = {0};
+    puts_(&b, "<html><body>" ARTICLE "<table><tr><td colspan=\"65534\" rowspan=\"65534\">x</td></tr>");
+    repeat(&b, "<tr><td>a row</td></tr>", 1000);
+    puts_(&b, "</table></body></html>");
+    expect(b.s, b.len, NULL, GLANCE_ETOOBIG,
+           "1002001 table cells, over the limit of 1000000 (max_table_cells)");
+    glance_options *opt = OPTS("max_table_cells=2000000");
+    expect(b.s, b.len, opt, GLANCE_OK, NULL);
+    glance_options_free(opt);
+    /* litehtml reads a colspan on any cell, display:table-cell too (where
+     * browsers ignore it), and builds anonymous tables around stray rows:
+     * no <table> for the scan to see; counted on the tree before the grids
+     * are built. */
+    const char *open[] = {"<div style=\"display:table\">", "<section>"};
+    for (size_t i = 0; i < 2; i++) {
+        b.len = 0;
+        puts_(&b, "<html><body>" ARTICLE);
+        puts_(&b, open[i]);
+        puts_(&b, "<div style=\"display:table-row\"><div style=\"display:table-cell\" "
+                  "colspan=\"65534\">x</div></div>");
+        repeat(&b, "<div style=\"display:table-row\"><div style=\"display:table-cell\">a "
+                   "row</div></div>", 1000);
+        puts_(&b, i ? "</section>" : "</div>");
+        puts_(&b, "</body></html>");
+        expect(b.s, b.len, NULL, GLANCE_ETOOBIG, "table cells, over the limit of 1000000 (max_table_cells)");
+    }
+    free(b.s);
+}
+
+/* A large honest table is still a page: 200 rows of 10 cells, and a
+ * thousand tables of a row. */
+static void honest_tables(void **state)
+{
+    buf b = {0};
+    puts_(&b, "<html><body>" ARTICLE "<table><tr><th colspan=2>head</th><th rowspan=200>side</th></tr>");
+    for (int r = 0; r < 200; r++) {
+        puts_(&b, "<tr>");
+        repeat(&b, "<td>12.5</td>", 10);
+        puts_(&b, "</tr>");
+    }
+    puts_(&b, "</table>");
+    repeat(&b, "<table><tr><td>one</td><td>row</td></tr></table>", 1000);
+    puts_(&b, "</body></html>");
+    glance_result *res;
+    assert_int_equal(run(b.s, b.len, NULL, &res), GLANCE_OK);
+    assert_non_null(glance_result_text(res));
+    glance_result_free(res);
+    free(b.s);
+}
+
+/* li::before { content: counter(a) "<100 000 characters>" } over 20 000
+ * items: two billion characters that litehtml would build while applying
+ * the styles (69 s and 4 GB before the budget refused it). The CSS filter
+ * bounds it before parsing. An icon before each item is a page. */
+static void generated_content(void **state)
+{
+    buf b = {0};
+    puts_(&b, "<html><head><style>ol { counter-reset: a } li { counter-increment: a }\n"
+              "li::before { content: counter(a) \"");
+    repeat(&b, "x", 100000);
+    puts_(&b, "\" }</style></head><body>" ARTICLE "<ol>");
+    repeat(&b, "<li>item</li>", 20000);
+    puts_(&b, "</ol></body></html>");
+    expect(b.s, b.len, NULL, GLANCE_ETOOBIG, "over the limit of 2000000 (max_generated)");
+    b.len = 0;
+    puts_(&b, "<html><head><style>li::before { content: \"\\2022  \" } "
+              ".note:after { content: \" (note)\" }</style></head><body>" ARTICLE "<ul>");
+    repeat(&b, "<li class=note>item</li>", 2000);
+    puts_(&b, "</ul></body></html>");
+    expect(b.s, b.len, NULL, GLANCE_OK, NULL);
+    /* The boxes themselves are counted after parsing. */
+    glance_options *opt = OPTS("max_pseudo_boxes=1000");
+    expect(b.s, b.len, opt, GLANCE_ETOOBIG, "4000 ::before/::after boxes, over the limit of 1000 (max_pseudo_boxes)");
+    glance_options_free(opt);
+    free(b.s);
+}
+
+/* 50 000 floated siblings: litehtml places each against all before it
+ * (still running after 120 s). Refused before layout; a few floats, and
+ * many in separate formatting contexts, are a page. */
+static void many_floats(void **state)
+{
+    buf b = {0};
+    char d[96];
+    puts_(&b, "<html><body>" ARTICLE);
+    for (int i = 0; i < 50000; i++) {
+        snprintf(d, sizeof d, "<div style=\"float:left;width:%dpx\">f</div>", i % 300 + 1);
+        puts_(&b, d);
+    }
+    puts_(&b, "</body></html>");
+    expect(b.s, b.len, NULL, GLANCE_ETOOBIG,
+           "50000 floats in one formatting context, over the limit of 2000 (max_floats)");
+    b.len = 0;
+    puts_(&b, "<html><body><div style=\"float:right;width:200px\">aside</div>" ARTICLE
+              "<img style=\"float:left\" width=100 height=100>" ARTICLE);
+    for (int i = 0; i < 100; i++) {
+        puts_(&b, "<div style=\"overflow:hidden\">");
+        repeat(&b, "<span style=\"float:left\">tag</span>", 30);
+        puts_(&b, "</div>");
+    }
+    puts_(&b, "</body></html>");
+    glance_result *res;
+    assert_int_equal(run(b.s, b.len, NULL, &res), GLANCE_OK);
+    assert_non_null(strstr(glance_result_text(res), "the footbridge at the mill"));
+    glance_result_free(res);
+    free(b.s);
+}
+
+/* 50 000 absolutely positioned boxes (4.4 s, 253 MB): refused before
+ * layout; a few hundred are a page. */
+static void many_positioned(void **state)
+{
+    buf b = {0};
+    char d[96];
+    puts_(&b, "<html><body>" ARTICLE);
+    for (int i = 0; i < 50000; i++) {
+        snprintf(d, sizeof d, "<div style=\"position:absolute;left:%dpx;top:%dpx\">a</div>",
+                 i % 1000, i % 700);
+        puts_(&b, d);
+    }
+    puts_(&b, "</body></html>");
+    expect(b.s, b.len, NULL, GLANCE_ETOOBIG,
+           "50000 absolutely positioned boxes, over the limit of 20000 (max_positioned)");
+    b.len = 0;
+    puts_(&b, "<html><body>" ARTICLE);
+    repeat(&b, "<div style=\"position:absolute;top:0;left:0\">badge</div>", 300);
+    puts_(&b, "</body></html>");
+    expect(b.s, b.len, NULL, GLANCE_OK, NULL);
+    free(b.s);
+}
+
+/* 100 000 nested <b>: formatting elements, which the parser may reopen,
+ * so the scan cannot refuse them alone: gumbo's exact depth does. */
+static void nested_100000_b(void **state)
+{
+    buf b = {0};
+    puts_(&b, "<html><body>" ARTICLE);
+    repeat(&b, "<b>", 100000);
+    puts_(&b, "x");
+    repeat(&b, "</b>", 100000);
+    puts_(&b, "</body></html>");
+    expect(b.s, b.len, NULL, GLANCE_ETOOBIG, "(max_depth)");
+    free(b.s);
+}
+
 int main(void)
 {
     ctx = glance_context_new();
@@ -451,6 +655,14 @@ int main(void)
         cmocka_unit_test(document_too_tall),
         cmocka_unit_test(time_budget),
         cmocka_unit_test(time_budget_between_methods),
+        cmocka_unit_test(random_bytes_any_length),
+        cmocka_unit_test(span_values),
+        cmocka_unit_test(table_spans),
+        cmocka_unit_test(honest_tables),
+        cmocka_unit_test(generated_content),
+        cmocka_unit_test(many_floats),
+        cmocka_unit_test(many_positioned),
+        cmocka_unit_test(nested_100000_b),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     glance_context_free(ctx);
