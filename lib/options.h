@@ -29,6 +29,10 @@ typedef struct options_core {
     int cleanup;
     double cleanup_link_share;
     long time_budget_ms;
+    /* Read by the glance command, not by the library calls: a page in a
+     * worker process (isolate) and that process's address space. */
+    int isolate;
+    size_t max_memory;
 } options_core;
 
 /* What answers: auto, all, or one method of the registry. */

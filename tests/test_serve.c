@@ -6,7 +6,10 @@
  * after); the reader page in headless Chromium at 390 px, light, dark and
  * Arabic (skipped without
  * /usr/bin/chromium and tools/node_modules/playwright-core); SIGTERM with
- * a slow request in flight, which is still answered, then exit 0. */
+ * a slow request in flight, which is still answered, then exit 0. Then a
+ * second server with a budget of 2 s: pages costly to lay out are answered
+ * 504 at the budget, their workers killed and replaced, while a normal
+ * page is still answered; SIGTERM ends it within the budget. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -115,6 +118,9 @@ static httpd_route routes[] = {
 
 /* ---- the server under test -------------------------------------------- */
 
+/* The second server's (test_hostile_isolated): a budget of 2 s. */
+static const char *server_budget = "3", *server_max_bytes = "200000";
+
 static void start_server(void)
 {
     int p[2];
@@ -130,7 +136,7 @@ static void start_server(void)
         if (log >= 0)
             dup2(log, 2);
         execl(GLANCE_BIN, "glance", "serve", "--listen", "127.0.0.1:0", "--workers", "2", "--queue",
-              "4", "--budget", "3", "--max-page-bytes", "200000", "--set", "max_redirects=5",
+              "4", "--budget", server_budget, "--max-page-bytes", server_max_bytes, "--set", "max_redirects=5",
               "--allow-host", allow, (char *)NULL);
         _exit(127);
     }
@@ -986,6 +992,186 @@ static void test_sigterm(void **state)
     assert_int_equal(wait_server(10000), 0);
 }
 
+/* ---- isolation: a second server, a budget of 2 s ------------------------ */
+
+#define HOSTILE_BUDGET_S 2
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1000 + (double)ts.tv_nsec / 1e6;
+}
+#define N_FLOATS 20000
+
+/* 20 000 float:left siblings: cheap to send, far over any budget here to
+ * lay out (litehtml places each float against all before it: over 30 s
+ * measured with glance extract --offline, for 10 000 of them already). */
+static char *hostile_page(size_t *len)
+{
+    size_t cap = 64 + (size_t)N_FLOATS * 48;
+    char *p = malloc(cap);
+    assert_non_null(p);
+    size_t n = (size_t)snprintf(p, cap, "<html><body><p>floats</p>");
+    for (int i = 0; i < N_FLOATS; i++)
+        n += (size_t)snprintf(p + n, cap - n, "<div style=\"float:left;width:%dpx\">w</div>", i % 300 + 1);
+    n += (size_t)snprintf(p + n, cap - n, "</body></html>");
+    *len = n;
+    return p;
+}
+
+static long metric(const char *body, const char *name)
+{
+    char key[128];
+    snprintf(key, sizeof key, "\n%s ", name);
+    const char *p = strstr(body, key);
+    return p ? atol(p + strlen(key)) : -1;
+}
+
+/* Two hostile POSTs on a server of 2 workers, then a normal one: the
+ * hostile ones are answered 504 at the budget and their workers killed and
+ * forked again; the normal one is answered 200 with its content soon after
+ * (before, it waited behind workers that never came back); /healthz says
+ * degraded while the workers are busy; /metrics counts 2 killed and 2
+ * respawned; SIGTERM with a hostile page on a worker ends the server within
+ * the budget and a second. */
+static void test_hostile_isolated(void **state)
+{
+    (void)state;
+    if (server_pid > 0) {
+        kill(server_pid, SIGKILL);
+        waitpid(server_pid, NULL, 0);
+        server_pid = 0;
+    }
+    server_budget = "2";
+    server_max_bytes = "4M";
+    start_server();
+    size_t hlen;
+    char *hostile = hostile_page(&hlen);
+    char *news = slurp(FIXTURES_DIR "/news.html");
+    assert_non_null(news);
+
+    enum { N = 3 };
+    answer ans[N];
+    CURL *easy[N];
+    struct curl_slist *h[N];
+    double sent[N], got[N];
+    CURLM *m = curl_multi_init();
+    for (int i = 0; i < 2; i++) {
+        easy[i] = request("/extract", hostile, hlen, "text/html", &ans[i], &h[i]);
+        curl_multi_add_handle(m, easy[i]);
+        sent[i] = now_ms();
+        got[i] = 0;
+    }
+    /* Both bodies sent and on the workers: a few hundred ms of transfers. */
+    int running = 1;
+    double t = now_ms();
+    while (now_ms() - t < 500) {
+        curl_multi_perform(m, &running);
+        curl_multi_poll(m, NULL, 0, 50, NULL);
+    }
+    easy[2] = request("/extract", news, strlen(news), "text/html; charset=utf-8", &ans[2], &h[2]);
+    curl_multi_add_handle(m, easy[2]);
+    sent[2] = now_ms();
+    got[2] = 0;
+    int health_checked = 0;
+    char health[256] = "";
+    long health_code = 0;
+    while (running || !got[0] || !got[1] || !got[2]) {
+        curl_multi_perform(m, &running);
+        CURLMsg *msg;
+        int left;
+        while ((msg = curl_multi_info_read(m, &left)))
+            for (int i = 0; i < N; i++)
+                if (msg->msg == CURLMSG_DONE && msg->easy_handle == easy[i])
+                    got[i] = now_ms();
+        if (!health_checked && now_ms() - sent[0] > 800 && !got[0]) {
+            /* Both workers busy with the hostile pages. */
+            answer a = get("/healthz");
+            health_code = a.code;
+            snprintf(health, sizeof health, "%s", a.body);
+            free(a.body);
+            health_checked = 1;
+        }
+        if (now_ms() - sent[0] > 30000)
+            fail_msg("no answers in 30 s");
+        if (running)
+            curl_multi_poll(m, NULL, 0, 50, NULL);
+    }
+    for (int i = 0; i < N; i++) {
+        curl_easy_getinfo(easy[i], CURLINFO_RESPONSE_CODE, &ans[i].code);
+        print_message("request %d (%s): %ld after %.0f ms\n", i, i < 2 ? "hostile" : "news.html",
+                      ans[i].code, got[i] - sent[i]);
+    }
+    print_message("/healthz meanwhile: %ld %s", health_code, health);
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(ans[i].code, 504);
+        assert_non_null(strstr(ans[i].body, "\"status\":\"costly\""));
+        assert_non_null(strstr(ans[i].body, "time budget"));
+    }
+    assert_int_equal(ans[2].code, 200);
+    assert_non_null(strstr(ans[2].body, "The turbines under the old ferry pier began turning"));
+    /* Answered at all, soon after the hostile ones' budget ran out (a
+     * generous bound: without isolation it never is). */
+    assert_true(got[2] - sent[0] < (HOSTILE_BUDGET_S + 3) * 1000.0);
+    assert_true(health_checked);
+    assert_int_equal(health_code, 200);
+    assert_non_null(strstr(health, "degraded"));
+    for (int i = 0; i < N; i++) {
+        curl_multi_remove_handle(m, easy[i]);
+        curl_easy_cleanup(easy[i]);
+        curl_slist_free_all(h[i]);
+        free(ans[i].body);
+    }
+
+    /* The workers were killed and forked again (after their answers). */
+    long killed = -1, respawned = -1;
+    for (int tries = 0; tries < 100 && respawned < 2; tries++) {
+        answer a = get("/metrics");
+        killed = metric(a.body, "glance_workers_killed_total");
+        respawned = metric(a.body, "glance_workers_respawned_total");
+        free(a.body);
+        if (respawned < 2)
+            usleep(50000);
+    }
+    assert_int_equal(killed, 2);
+    assert_int_equal(respawned, 2);
+    answer a = get("/healthz");
+    assert_int_equal(a.code, 200);
+    assert_string_equal(a.body, "ok\n");
+    free(a.body);
+
+    /* SIGTERM with a hostile page on a worker: out within the budget. */
+    answer last;
+    struct curl_slist *lh;
+    CURL *c = request("/extract", hostile, hlen, "text/html", &last, &lh);
+    curl_multi_add_handle(m, c);
+    t = now_ms();
+    while (now_ms() - t < 500) {
+        curl_multi_perform(m, &running);
+        curl_multi_poll(m, NULL, 0, 50, NULL);
+    }
+    double term = now_ms();
+    assert_int_equal(kill(server_pid, SIGTERM), 0);
+    while (running) {
+        curl_multi_perform(m, &running);
+        if (running)
+            curl_multi_poll(m, NULL, 0, 50, NULL);
+    }
+    int st = wait_server((HOSTILE_BUDGET_S + 1) * 1000);
+    print_message("SIGTERM: the server ended after %.0f ms\n", now_ms() - term);
+    assert_int_equal(st, 0);
+    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &last.code);
+    assert_int_equal(last.code, 504);
+    curl_multi_remove_handle(m, c);
+    curl_easy_cleanup(c);
+    curl_slist_free_all(lh);
+    free(last.body);
+    curl_multi_cleanup(m);
+    free(hostile);
+    free(news);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1005,6 +1191,7 @@ int main(void)
         cmocka_unit_test(test_concurrent),
         cmocka_unit_test(test_browser),
         cmocka_unit_test(test_sigterm),
+        cmocka_unit_test(test_hostile_isolated),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

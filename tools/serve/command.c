@@ -7,8 +7,9 @@
  * options are every request's defaults and the ceilings of the limits a
  * client's query may lower (routes.c).
  *
- * SIGTERM (or SIGINT): stop accepting, finish every request already taken
- * (queued or running) and send its answer, then exit 0. */
+ * SIGTERM (or SIGINT): stop accepting, answer the requests still queued
+ * 503, let those on a worker finish within their budget (the worker is
+ * killed at it), send every answer, kill the workers, exit 0. */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
@@ -53,11 +54,14 @@ static void usage(FILE *f)
           "options:\n"
           "  --listen HOST:PORT  address to listen on (default 127.0.0.1:8080; port 0:\n"
           "                      any free one, printed on stdout)\n"
-          "  --workers N         workers, one glance context each (default: cores)\n"
+          "  --workers N         worker processes, one glance context each, each at most\n"
+          "                      --max-memory of address space (default: cores)\n"
           "  --queue N           requests waiting for a worker at most; more get 503\n"
           "                      (default 4 x workers)\n"
-          "  --budget S          seconds a request may take, queue wait and fetch\n"
-          "                      included (default 30)\n"
+          "  --budget S          seconds a request may wait for a worker (then 503) and\n"
+          "                      seconds a worker may work on it, fetch included (then\n"
+          "                      504: the worker process is killed and replaced;\n"
+          "                      default 30)\n"
           "  --allow-host IP:PORT  let this exact numeric address and port through the\n"
           "                      address policy (which refuses loopback, private and\n"
           "                      reserved addresses), checked on every connection;\n"
@@ -80,7 +84,9 @@ static void usage(FILE *f)
     cli_options_usage(f, "network");
     fputs("\nwhat a page may cost:\n", f);
     cli_options_usage(f, "limits");
-    fputs("\nSIGTERM or SIGINT: stop accepting, finish the requests taken, exit 0.\n", f);
+    fputs("\nSIGTERM or SIGINT: stop accepting, answer the queued requests 503, let those\n"
+          "being worked on finish within their budget, kill the workers, exit 0.\n",
+          f);
 }
 
 /* "HOST:PORT" or "[V6]:PORT" into a socket address. */
@@ -300,10 +306,13 @@ static int wait_and_drain(server *srv, sigset_t *sigs)
     MHD_socket ls = MHD_quiesce_daemon(srv->d);
     if (ls != MHD_INVALID_SOCKET)
         close(ls);
-    /* in_flight falls as each answer is sent (serve_completed). */
+    /* Requests not yet on a worker are answered 503 now; a worker is
+     * killed at its request's budget: every answer is out within the
+     * budget. in_flight falls as each is sent (serve_completed). */
+    serve_workers_drain(srv->workers);
     struct timespec until;
     clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_sec += (time_t)(srv->budget_ms / 1000) + 10;
+    until.tv_sec += (time_t)(srv->budget_ms / 1000) + 2;
     pthread_mutex_lock(&srv->lock);
     while (srv->in_flight > 0)
         if (pthread_cond_timedwait(&srv->idle, &srv->lock, &until) == ETIMEDOUT)
@@ -371,7 +380,13 @@ int cmd_serve(int argc, char **argv)
     code = EXIT_INTERNAL;
     pthread_mutex_init(&srv.lock, NULL);
     pthread_cond_init(&srv.idle, NULL);
-    if (!(srv.metrics = serve_metrics_new()) || !(srv.workers = serve_workers_start(s.workers, s.queue)))
+    char *mem = glance_options_get(srv.opts, "max_memory");
+    size_t max_memory = mem ? (size_t)strtoull(mem, NULL, 10) : 0;
+    free(mem);
+    /* The workers' zygote is forked here, before libmicrohttpd's thread
+     * and the dispatchers start. */
+    if (!(srv.metrics = serve_metrics_new()) ||
+        !(srv.workers = serve_workers_start(s.workers, s.queue, srv.opts, srv.budget_ms, max_memory)))
         goto stop;
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_ALLOW_SUSPEND_RESUME |
                      MHD_USE_ITC | (v6 ? MHD_USE_IPv6 : 0);

@@ -1,10 +1,11 @@
-/* tools/serve/: one job's work on a worker's glance context.
+/* tools/serve/: one job's work on a worker's glance context, in the
+ * worker process.
  *
- * A request's budget runs from its arrival: a job that waited it out is
- * answered 503 unrun, and the fetch, layout and extraction get what is
- * left (or less, when the server's or the client's options say less).
- * Layout cannot be interrupted inside litehtml; the page's size and depth
- * limits bound it instead. */
+ * The job's budget runs from the moment a worker took it (t0; the wait for
+ * a worker is bounded apart, workers.c): the fetch, layout and extraction
+ * get what is left (or less, when the server's or the client's options say
+ * less). Layout cannot be interrupted inside litehtml: the server kills
+ * the worker process at the budget. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
