@@ -159,6 +159,13 @@ char *serve_metrics_text(serve_metrics *m, const serve_worker_stats *ws, int in_
     base_buf_printf(&s, "# HELP glance_workers_busy Workers working on a request now.\n"
                         "# TYPE glance_workers_busy gauge\nglance_workers_busy %d\n",
                     ws->busy);
+    base_buf_printf(&s, "# HELP glance_workers_spare Spare worker processes, taking requests "
+                        "while every worker is busy.\n"
+                        "# TYPE glance_workers_spare gauge\nglance_workers_spare %d\n",
+                    ws->spares);
+    base_buf_printf(&s, "# HELP glance_workers_spare_busy Spares working on a request now.\n"
+                        "# TYPE glance_workers_spare_busy gauge\nglance_workers_spare_busy %d\n",
+                    ws->spares_busy);
     base_buf_printf(&s, "# HELP glance_workers_killed_total Workers killed at their request's "
                         "budget, or gone without an answer.\n"
                         "# TYPE glance_workers_killed_total counter\nglance_workers_killed_total %lu\n",

@@ -147,32 +147,40 @@ static int answer_error(serve_answer *a, int code, const char *status, const cha
 
 /* ---- the routes that answer at once ------------------------------------- */
 
-/* ok (200); degraded (200, why): a worker busy for over half the budget,
- * none free, the queue half full or a worker missing; unavailable (503,
- * why): no worker at all, or the queue full; stopping (503). */
+/* ok (200); degraded (200, why): every regular worker busy (a spare, if
+ * any, takes the next request; none free: it waits), a worker busy for
+ * over half the budget, the queue half full or a worker missing;
+ * unavailable (503, why): no worker at all, or the queue full; stopping
+ * (503). */
 static int route_healthz(serve_req *r, serve_answer *a)
 {
     serve_worker_stats ws;
     serve_workers_stats(r->srv->workers, &ws);
-    char text[256];
+    char text[320];
     int code = 200;
-    int alive = ws.workers - ws.down;
+    int all = ws.workers + ws.spares, alive = all - ws.down;
+    int busy = ws.busy + ws.spares_busy;
     if (r->srv->stopping) {
         code = 503;
         snprintf(text, sizeof text, "stopping\n");
     } else if (alive <= 0 || ws.queued >= ws.queue_cap) {
         code = 503;
-        snprintf(text, sizeof text, "unavailable: %s (%d of %d workers busy, %d queued of %d)\n",
+        snprintf(text, sizeof text,
+                 "unavailable: %s (%d of %d workers and %d of %d spares busy, %d queued of %d)\n",
                  alive <= 0 ? "no worker running" : "the queue is full", ws.busy, ws.workers,
-                 ws.queued, ws.queue_cap);
-    } else if (ws.busy_long || ws.busy >= alive || 2 * ws.queued >= ws.queue_cap || ws.down) {
-        snprintf(text, sizeof text, "degraded: %s (%d of %d workers busy, %d past half the budget, "
-                 "%d queued of %d)\n",
-                 ws.busy_long ? "workers busy past half their budget"
-                 : ws.busy >= alive ? "no worker free"
-                 : ws.down ? "a worker could not be forked"
-                           : "the queue is filling",
-                 ws.busy, ws.workers, ws.busy_long, ws.queued, ws.queue_cap);
+                 ws.spares_busy, ws.spares, ws.queued, ws.queue_cap);
+    } else if (busy >= alive || ws.busy >= ws.workers || ws.busy_long ||
+               2 * ws.queued >= ws.queue_cap || ws.down) {
+        snprintf(text, sizeof text,
+                 "degraded: %s (%d of %d workers and %d of %d spares busy, %d past half the "
+                 "budget, %d queued of %d)\n",
+                 busy >= alive           ? "no worker free"
+                 : ws.busy >= ws.workers ? "every worker busy, a spare taking requests"
+                 : ws.busy_long          ? "workers busy past half their budget"
+                 : ws.down               ? "a worker could not be forked"
+                                         : "the queue is filling",
+                 ws.busy, ws.workers, ws.spares_busy, ws.spares, ws.busy_long, ws.queued,
+                 ws.queue_cap);
     } else {
         snprintf(text, sizeof text, "ok\n");
     }

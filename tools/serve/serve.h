@@ -73,7 +73,7 @@ typedef struct serve_job {
     const char *charset;        /* its Content-Type's charset; NULL: none */
     const char *base;           /* where it came from (?base=); NULL: none */
     const glance_options *opts; /* the server's, with the client's on top */
-    double t0;                  /* a worker took it, base_now_ms() */
+    double t0;                  /* its arrival, base_now_ms() */
     double budget_ms;           /* from t0 */
 } serve_job;
 
@@ -105,28 +105,32 @@ typedef struct serve_workers serve_workers;
  * submitting thread: it must be safe to call from anywhere. */
 typedef void (*serve_done_fn)(void *cls, serve_answer *answer);
 
-/* `n` worker processes, each with a glance context of its own and an
+/* `regular` worker processes and `spare` more that take a job only while
+ * every regular one is busy, each with a glance context of its own and an
  * address space of `max_memory` bytes at most (0: none), and room for
  * `queue` jobs waiting for one. `base` is the server's options (each job
- * sends only what differs from them; borrowed until stop). A job waits at
- * most `budget_ms` for a worker (then 503) and is worked on at most
- * `budget_ms` (then 504, its worker killed and replaced). Call it before
- * any thread starts. NULL when they cannot start (a line on stderr). */
-serve_workers *serve_workers_start(int n, int queue, const glance_options *base, double budget_ms,
-                                   size_t max_memory);
+ * sends only what differs from them; borrowed until stop). A job is
+ * answered within `budget_ms` of its arrival (job.t0): 503 when it waited
+ * that long for a worker, 504 when a worker was still on it (the worker
+ * killed and replaced). Call it before any thread starts. NULL when they
+ * cannot start (a line on stderr). */
+serve_workers *serve_workers_start(int regular, int spare, int queue, const glance_options *base,
+                                   double budget_ms, size_t max_memory);
 
 /* Hands a job over: 0, and done(cls, answer) comes later; -1 when the
  * queue is full or the workers are draining (done never comes). The job
  * must live until done. */
 int serve_workers_submit(serve_workers *w, const serve_job *job, serve_done_fn done, void *cls);
 
+/* The regular workers (spares not counted). */
 int serve_workers_count(const serve_workers *w);
 /* Jobs waiting for a worker now. */
 int serve_workers_queued(serve_workers *w);
 
 typedef struct serve_worker_stats {
-    int workers, busy;
-    int busy_long;           /* busy for over half the budget */
+    int workers, busy;       /* the regular workers; those working on a job */
+    int spares, spares_busy; /* the spares; those working on a job */
+    int busy_long;           /* busy for over half the budget (spares too) */
     int down;                /* no worker in its place (none could be forked) */
     int queued, queue_cap;
     unsigned long killed;    /* ended past their budget, or gone */
@@ -134,8 +138,8 @@ typedef struct serve_worker_stats {
 } serve_worker_stats;
 void serve_workers_stats(serve_workers *w, serve_worker_stats *st);
 
-/* Stopping: the jobs not yet started are answered 503 at once; those
- * running end within their budget. */
+/* Stopping: the jobs queued are answered 503 at once (done is called from
+ * the caller's thread); those running end within their budget. */
 void serve_workers_drain(serve_workers *w);
 
 /* Answers every job still queued, stops the dispatchers, kills the worker

@@ -12,9 +12,19 @@
  * process can. A full queue refuses at once (back-pressure: the client
  * hears "later" instead of waiting behind a queue that cannot drain).
  *
- * The budget: a job waits for a worker at most the budget (then 503,
- * unrun), and a worker works on it at most the budget (then 504). This
- * file alone knows what a worker is. */
+ * The budget is a request's whole time from its arrival: a job that
+ * waited it out for a worker is answered 503 unrun, and a worker gets what
+ * is left of it (then 504). So every request is answered within its budget
+ * (and the moment a kill takes), whatever the pages do.
+ *
+ * Spares: `spare` more worker processes, forked with the others, whose
+ * dispatchers take a job only while every regular worker is busy. A few
+ * costly pages can hold the regular workers until their budget; a spare
+ * answers a normal page meanwhile at once instead of after that budget. A
+ * spare is only one more process, not a promise: as many costly pages as
+ * there are workers and spares hold them all, each until its budget.
+ *
+ * This file alone knows what a worker is. */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdio.h>
@@ -48,6 +58,7 @@ struct serve_workers {
     int quit;            /* leave once the queue is empty */
     int draining;        /* stopping: jobs not yet started are answered 503 */
     int n;               /* dispatchers started */
+    int regular;         /* slots [0, regular) are the workers, the rest spares */
     pthread_t *threads;
     slot *slots;
     int nslots;
@@ -145,8 +156,9 @@ static void options_diff(const glance_options *base, const glance_options *o, ba
     }
 }
 
-static int send_job(serve_workers *w, slot *s, const serve_job *job, double t0)
+static int send_job(serve_workers *w, slot *s, const serve_job *job)
 {
+    double t0 = job->t0; /* the arrival: the worker gets what is left */
     char head[128];
     snprintf(head, sizeof head, "%d %d %d %d %.3f %.3f", (int)job->kind, job->url != NULL,
              job->charset != NULL, job->base != NULL, t0, w->budget_ms);
@@ -187,8 +199,8 @@ static int end_worker(serve_workers *w, slot *s)
 static int run_on_worker(serve_workers *w, slot *s, const serve_job *job, serve_answer *a)
 {
     int reader = job->kind == SERVE_READ;
-    double now = base_now_ms();
-    if (now - job->t0 >= w->budget_ms) {
+    double deadline = job->t0 + w->budget_ms;
+    if (base_now_ms() >= deadline - 1) {
         serve_error_as(a, reader, 503, "busy", "waited for a worker for the whole time budget",
                        job->url);
         a->retry_after = 1;
@@ -199,14 +211,11 @@ static int run_on_worker(serve_workers *w, slot *s, const serve_job *job, serve_
         a->retry_after = 1;
         return 0;
     }
-    pthread_mutex_lock(&w->lock);
-    s->since = now;
-    pthread_mutex_unlock(&w->lock);
     char **f = NULL;
     size_t *l = NULL;
     int n = 0, r = -1;
-    if (send_job(w, s, job, now) == 0)
-        r = isolate_recv(s->fd, now + w->budget_ms, &f, &l, &n);
+    if (send_job(w, s, job) == 0)
+        r = isolate_recv(s->fd, deadline, &f, &l, &n);
     int code, retry, ct;
     if (r == 1 && n == 2 && sscanf(f[0], "%d %d %d", &code, &retry, &ct) == 3) {
         *a = (serve_answer){code, ct >= 0 && ct < N_CTYPES ? ctypes[ct] : "application/octet-stream",
@@ -232,15 +241,26 @@ static int run_on_worker(serve_workers *w, slot *s, const serve_job *job, serve_
     return 1;
 }
 
+/* Every regular worker busy (or missing): the spares may take jobs. Under
+ * the lock. */
+static int regulars_busy(const serve_workers *w)
+{
+    for (int i = 0; i < w->regular; i++)
+        if (w->slots[i].since <= 0 && w->slots[i].fd >= 0)
+            return 0;
+    return 1;
+}
+
 static void *dispatcher(void *arg)
 {
     dispatch_arg *da = arg;
     serve_workers *w = da->w;
+    int spare = da->i >= w->regular;
     slot *s = &w->slots[da->i];
     free(da);
     for (;;) {
         pthread_mutex_lock(&w->lock);
-        while (!w->head && !w->quit)
+        while (!w->quit && !(w->head && (!spare || regulars_busy(w))))
             pthread_cond_wait(&w->cond, &w->lock);
         item *it = w->head;
         if (it) {
@@ -248,6 +268,9 @@ static void *dispatcher(void *arg)
             if (!w->head)
                 w->tail = NULL;
             w->queued--;
+            s->since = base_now_ms(); /* busy from here, for the spares and /healthz */
+            /* A regular worker busy now: a spare may be wanted. */
+            pthread_cond_broadcast(&w->cond);
         }
         int draining = w->draining;
         pthread_mutex_unlock(&w->lock);
@@ -263,25 +286,26 @@ static void *dispatcher(void *arg)
             ended = run_on_worker(w, s, it->job, &a);
         }
         pthread_mutex_lock(&w->lock);
-        s->since = 0;
         w->killed += ended;
         pthread_mutex_unlock(&w->lock);
         /* Outside the lock: the callback may take locks of its own. The
-         * answer first, then a fresh worker. */
+         * answer first, then a fresh worker (the slot counts as busy until
+         * it is forked). */
         it->done(it->cls, &a);
         free(it);
-        if (ended && !draining && respawn(w, s) == 0) {
-            pthread_mutex_lock(&w->lock);
-            w->respawned++;
-            pthread_mutex_unlock(&w->lock);
-        }
+        int again = ended && !draining && respawn(w, s) == 0;
+        pthread_mutex_lock(&w->lock);
+        w->respawned += again;
+        s->since = 0;
+        pthread_mutex_unlock(&w->lock);
     }
     return NULL;
 }
 
-serve_workers *serve_workers_start(int n, int queue, const glance_options *base, double budget_ms,
-                                   size_t max_memory)
+serve_workers *serve_workers_start(int regular, int spare, int queue, const glance_options *base,
+                                   double budget_ms, size_t max_memory)
 {
+    int n = regular + spare;
     serve_workers *w = calloc(1, sizeof *w);
     if (!w || !(w->threads = calloc((size_t)n, sizeof *w->threads)) ||
         !(w->slots = calloc((size_t)n, sizeof *w->slots))) {
@@ -292,6 +316,7 @@ serve_workers *serve_workers_start(int n, int queue, const glance_options *base,
         return NULL;
     }
     w->cap = queue;
+    w->regular = regular;
     w->base = base;
     w->budget_ms = budget_ms;
     pthread_mutex_init(&w->lock, NULL);
@@ -347,14 +372,14 @@ int serve_workers_submit(serve_workers *w, const serve_job *job, serve_done_fn d
         w->head = it;
     w->tail = it;
     w->queued++;
-    pthread_cond_signal(&w->cond);
+    pthread_cond_broadcast(&w->cond); /* a spare's dispatcher may not take it */
     pthread_mutex_unlock(&w->lock);
     return 0;
 }
 
 int serve_workers_count(const serve_workers *w)
 {
-    return w->n;
+    return w->regular;
 }
 
 int serve_workers_queued(serve_workers *w)
@@ -370,15 +395,20 @@ void serve_workers_stats(serve_workers *w, serve_worker_stats *st)
     double now = base_now_ms();
     memset(st, 0, sizeof *st);
     pthread_mutex_lock(&w->lock);
-    st->workers = w->n;
+    st->workers = w->regular;
+    st->spares = w->n - w->regular;
     st->queued = w->queued;
     st->queue_cap = w->cap;
     st->killed = w->killed;
     st->respawned = w->respawned;
     for (int i = 0; i < w->n; i++) {
         const slot *s = &w->slots[i];
+        int spare = i >= w->regular;
         if (s->since > 0) {
-            st->busy++;
+            if (spare)
+                st->spares_busy++;
+            else
+                st->busy++;
             if (now - s->since > w->budget_ms / 2)
                 st->busy_long++;
         } else if (s->fd < 0) {
@@ -392,7 +422,20 @@ void serve_workers_drain(serve_workers *w)
 {
     pthread_mutex_lock(&w->lock);
     w->draining = 1;
+    item *it = w->head; /* the jobs no worker took: 503 now, not when one is free */
+    w->head = w->tail = NULL;
+    w->queued = 0;
     pthread_mutex_unlock(&w->lock);
+    while (it) {
+        item *next = it->next;
+        serve_answer a;
+        serve_error_as(&a, it->job->kind == SERVE_READ, 503, "busy", "the server is shutting down",
+                       it->job->url);
+        a.retry_after = 1;
+        it->done(it->cls, &a);
+        free(it);
+        it = next;
+    }
 }
 
 void serve_workers_stop(serve_workers *w)
