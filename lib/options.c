@@ -52,13 +52,10 @@ static const base_param core_table[] = {
      "interrupted within one); over it: GLANCE_ECOSTLY. 0: none", NULL,
      OPT_LIMIT | OPT_ZERO_NONE, NULL},
     {"max_memory", BASE_PARAM_SIZE, C(max_memory), 0, 1e13, "2G",
-     "the address space of the worker process a page is worked on in (the glance command's, "
-     "with isolate; the library calls ignore it); over it the page fails. 0: none", NULL,
-     OPT_LOCAL, NULL},
-    {"isolate", BASE_PARAM_BOOL, C(isolate), 0, 0, "on",
-     "the glance command works on each page in a worker process that it kills at time_budget "
-     "(and a second more) or over max_memory; off: in its own process, where the budget is "
-     "checked between stages only. The library calls ignore it", NULL, OPT_LOCAL, NULL},
+     "the address space of the process a page is worked on in by the glance command (extract, "
+     "bench, serve: a worker process it kills at time_budget and a second more); over it the "
+     "page fails. The library calls, and the command's --in-process, cannot bound it and "
+     "ignore it. 0: none", NULL, OPT_LOCAL, NULL},
     /* The network. */
     {"offline", BASE_PARAM_BOOL, C(net.offline), 0, 0, "off",
      "never touch the network: URLs are refused, remote stylesheets skipped at once", NULL, 0,

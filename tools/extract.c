@@ -8,14 +8,17 @@
 #include <strings.h>
 
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <json-c/json.h>
 
 #include <json-c/json.h>
 
+#include "base/clock.h"
 #include "glance.h"
 #include "tools/cli.h"
 #include "tools/corpus.h"
+#include "tools/isolate.h"
 #include "tools/options.h"
 #include "tools/progress.h"
 #include "tools/shot.h"
@@ -57,6 +60,12 @@ static void usage_extract(FILE *f)
           "  --geometry FILE    boxes of a browser's layout of the page, keyed by XPath\n"
           "                     (tools/chromium-boxes.mjs), used instead of litehtml's;\n"
           "                     the window is theirs unless --window is given\n"
+          "  --in-process       one page: work on it in this process, not in a worker\n"
+          "                     process (the default) that is killed past time_budget\n"
+          "                     and a second (the fetch's timeout too, for a URL) or over\n"
+          "                     max_memory; in-process the budget is checked between\n"
+          "                     stages only and cannot stop litehtml inside one, and\n"
+          "                     max_memory is not applied. Many pages: in-process always\n"
           "  --shot OUT.png     also paint the page with GCE's reasoning on it, as\n"
           "                     glance shot does (with its options:)\n",
           f);
@@ -535,6 +544,62 @@ out:
     return code;
 }
 
+/* One page, in-process or in a worker process (isolate_run): its exit
+ * status. */
+typedef struct one_page {
+    const glance_options *opt;
+    const char *path, *format;
+    int metadata;
+    FILE *out;
+    shot_cli *shot;
+    glance_geometry *geo;
+    size_t max_memory; /* the worker process's address space; 0: in-process */
+} one_page;
+
+static int extract_one(void *arg)
+{
+    const one_page *pg = arg;
+    const glance_options *opt = pg->opt;
+    const char *path = pg->path, *format = pg->format;
+    int metadata = pg->metadata, code;
+    FILE *out = pg->out;
+    glance_context *ctx = glance_context_new();
+    if (!ctx) {
+        fprintf(stderr, "glance: cannot set up fonts (is fontconfig configured and a font installed?)\n");
+        return EXIT_INTERNAL;
+    }
+    glance_result *res = NULL;
+    glance_status st = cli_load_page(ctx, path, opt, &res);
+    if (st == GLANCE_ENOMEM && pg->max_memory)
+        fprintf(stderr, "glance: page too costly: over the memory limit of %zu MB (max_memory) of "
+                        "its worker process\n",
+                pg->max_memory >> 20);
+    if (st == GLANCE_OK || st == GLANCE_ENOCONTENT) {
+        if (strcmp(format, "json") == 0) {
+            /* The reasoning is worth printing when nothing was found, too. */
+            const char *j = glance_result_json(res);
+            if (j)
+                fprintf(out, "%s\n", j);
+        } else if (st == GLANCE_OK && write_answer(out, res, format, metadata) != 0) {
+            fprintf(stderr, "glance: out of memory\n");
+            st = GLANCE_ENOMEM;
+        }
+    }
+    code = cli_exit_for(st);
+    if (res && (st == GLANCE_OK || st == GLANCE_ENOCONTENT)) {
+        int sc = shot_cli_write(pg->shot, ctx, res);
+        if (sc)
+            code = sc;
+    }
+    if (fflush(out) != 0 && code == EXIT_CONTENT) {
+        fprintf(stderr, "glance: cannot write output: %s\n", strerror(errno));
+        code = EXIT_INTERNAL;
+    }
+    glance_result_free(res);
+    glance_context_free(ctx);
+    return code;
+}
+
 int cmd_extract(int argc, char **argv)
 {
     glance_options *opt = glance_options_new();
@@ -544,7 +609,7 @@ int cmd_extract(int argc, char **argv)
     }
     const char *format = "text", *geometry_path = NULL, *out_path = NULL, *in_dir = NULL,
                *out_dir = NULL;
-    int window_given = 0, metadata = 0, code = EXIT_USAGE, jobs = 1, n_inputs = 0;
+    int window_given = 0, metadata = 0, code = EXIT_USAGE, jobs = 1, n_inputs = 0, in_process = 0;
     char **inputs = calloc((size_t)argc, sizeof *inputs);
     FILE *out = stdout;
     shot_cli shot;
@@ -571,6 +636,10 @@ int cmd_extract(int argc, char **argv)
         }
         if (strcmp(a, "--metadata") == 0) {
             metadata = 1;
+            continue;
+        }
+        if (strcmp(a, "--in-process") == 0) {
+            in_process = 1;
             continue;
         }
         if (strncmp(a, "--format=", 9) == 0) {
@@ -652,38 +721,28 @@ int cmd_extract(int argc, char **argv)
     if (geometry_path && (code = cli_load_geometry(geometry_path, opt, window_given, &geo)) != 0)
         goto done;
 
-    glance_context *ctx = glance_context_new();
-    if (!ctx) {
-        fprintf(stderr, "glance: cannot set up fonts (is fontconfig configured and a font installed?)\n");
-        glance_geometry_free(geo);
-        code = EXIT_INTERNAL;
-        goto done;
-    }
-    glance_result *res = NULL;
-    glance_status st = cli_load_page(ctx, path, opt, &res);
-    if (st == GLANCE_OK || st == GLANCE_ENOCONTENT) {
-        if (strcmp(format, "json") == 0) {
-            /* The reasoning is worth printing when nothing was found, too. */
-            const char *j = glance_result_json(res);
-            if (j)
-                fprintf(out, "%s\n", j);
-        } else if (st == GLANCE_OK && write_answer(out, res, format, metadata) != 0) {
-            fprintf(stderr, "glance: out of memory\n");
-            st = GLANCE_ENOMEM;
+    one_page one = {opt, path, format, metadata, out, &shot, geo, in_process ? 0 : cli_max_memory(opt)};
+    if (in_process) {
+        code = extract_one(&one);
+    } else {
+        /* The page in a child process, killed past its budget: litehtml
+         * cannot be interrupted inside a call, a process can. */
+        int url = cli_looks_like_url(path), status = 0;
+        double limit = cli_page_limit_ms(opt, url);
+        int r = isolate_run(extract_one, &one, cli_max_memory(opt),
+                            limit > 0 ? base_now_ms() + limit : 0, &status);
+        if (r == 1 && WIFEXITED(status)) {
+            code = WEXITSTATUS(status);
+        } else if (r < 0) {
+            fprintf(stderr, "glance: cannot fork a worker process: %s\n", strerror(errno));
+            code = EXIT_INTERNAL;
+        } else {
+            char why[300];
+            cli_worker_failed(why, sizeof why, r == 0, status, opt, url);
+            fprintf(stderr, "glance: %s\n", why);
+            code = cli_exit_for(r == 0 ? GLANCE_ECOSTLY : GLANCE_ENOMEM);
         }
     }
-    code = cli_exit_for(st);
-    if (res && (st == GLANCE_OK || st == GLANCE_ENOCONTENT)) {
-        int sc = shot_cli_write(&shot, ctx, res);
-        if (sc)
-            code = sc;
-    }
-    if (fflush(out) != 0 && code == EXIT_CONTENT) {
-        fprintf(stderr, "glance: cannot write output: %s\n", strerror(errno));
-        code = EXIT_INTERNAL;
-    }
-    glance_result_free(res);
-    glance_context_free(ctx);
     glance_geometry_free(geo);
     shot_cli_done(&shot);
 done:

@@ -14,6 +14,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/clock.h"
@@ -59,13 +60,18 @@ static void die_with_parent(pid_t parent)
         _exit(1);
 }
 
-static void worker(isolate_main_fn fn, void *arg, int fd, size_t max_memory, pid_t zygote)
+static void limit_memory(size_t max_memory)
 {
-    die_with_parent(zygote);
     if (max_memory && !ISOLATE_ASAN) {
         struct rlimit rl = {max_memory, max_memory};
         setrlimit(RLIMIT_AS, &rl);
     }
+}
+
+static void worker(isolate_main_fn fn, void *arg, int fd, size_t max_memory, pid_t zygote)
+{
+    die_with_parent(zygote);
+    limit_memory(max_memory);
     _exit(fn(arg, fd));
 }
 
@@ -218,6 +224,39 @@ void isolate_stop(isolate *z)
         ;
     pthread_mutex_destroy(&z->lock);
     free(z);
+}
+
+int isolate_run(int (*fn)(void *arg), void *arg, size_t max_memory, double deadline_ms,
+                int *status)
+{
+    fflush(NULL); /* nothing buffered is written twice */
+    pid_t parent = getpid();
+    pid_t p = fork();
+    if (p < 0)
+        return -1;
+    if (p == 0) {
+        die_with_parent(parent);
+        limit_memory(max_memory);
+        int code = fn(arg);
+        fflush(NULL);
+        _exit(code);
+    }
+    /* Polled: a few ms late at most, and no signal handler to set up. */
+    for (unsigned k = 0;; k++) {
+        pid_t r = waitpid(p, status, WNOHANG);
+        if (r == p)
+            return 1;
+        if (r < 0 && errno != EINTR)
+            return -1;
+        if (deadline_ms > 0 && base_now_ms() >= deadline_ms) {
+            kill(p, SIGKILL);
+            while (waitpid(p, status, 0) < 0 && errno == EINTR)
+                ;
+            return 0;
+        }
+        struct timespec ts = {0, (k < 100 ? 1 : 5) * 1000000L};
+        nanosleep(&ts, NULL);
+    }
 }
 
 /* ---- messages ----------------------------------------------------------- */

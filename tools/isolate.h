@@ -47,6 +47,15 @@ int isolate_kill(isolate *z, pid_t pid);
 /* Kills the workers left and the zygote. */
 void isolate_stop(isolate *z);
 
+/* One task in one child process, for a command that works on one page:
+ * forks (call it before any thread starts), runs fn(arg) in the child with
+ * an address space of `max_memory` bytes at most (0: none) and exits with
+ * its return; waits for the child until `deadline_ms` (base_now_ms(); 0:
+ * none), SIGKILLs and reaps it there. 1: it ended, *status its wait
+ * status; 0: killed at the deadline; -1: no fork. */
+int isolate_run(int (*fn)(void *arg), void *arg, size_t max_memory, double deadline_ms,
+                int *status);
+
 /* A message: `n` fields of bytes. */
 typedef struct isolate_field {
     const void *data;
