@@ -685,8 +685,12 @@ static int run_bench(glance_options *opt, const char *method, const char *window
         if (o->total_ms > run.out[slowest].total_ms)
             slowest = i;
     }
-    struct rusage ru;
+    struct rusage ru, kids;
     getrusage(RUSAGE_SELF, &ru);
+    /* The worker processes' too (reaped by now, with their zygote): the
+     * peak of any one process. */
+    if (getrusage(RUSAGE_CHILDREN, &kids) == 0 && kids.ru_maxrss > ru.ru_maxrss)
+        ru.ru_maxrss = kids.ru_maxrss;
 
     printf("glance bench: %zu pages of %s, method %s, window %s, jobs %d\n", n, pages_dir,
            method, window, jobs);
