@@ -1,6 +1,7 @@
 /* tools/: glance extract, the main content of one page. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdarg.h>
@@ -733,6 +734,12 @@ int cmd_extract(int argc, char **argv)
                             limit > 0 ? base_now_ms() + limit : 0, &status);
         if (r == 1 && WIFEXITED(status)) {
             code = WEXITSTATUS(status);
+        } else if (r == 1 && WIFSIGNALED(status) && WTERMSIG(status) == SIGPIPE) {
+            /* The reader of the output went away (| head): end as the
+             * worker did, as an in-process run would, without a word. */
+            signal(SIGPIPE, SIG_DFL);
+            raise(SIGPIPE);
+            code = EXIT_INTERNAL;
         } else if (r < 0) {
             fprintf(stderr, "glance: cannot fork a worker process: %s\n", strerror(errno));
             code = EXIT_INTERNAL;
