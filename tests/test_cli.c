@@ -486,6 +486,21 @@ static void costly_page_killed_at_budget(void **state)
     assert_string_equal(r.out, "");
     assert_true(took < 5500);
     run_free(&r);
+
+    /* Many pages: the same page killed on its worker, reported and counted,
+     * and the run goes on to the next page on a fresh one. */
+    snprintf(args, sizeof args, "extract --offline --time_budget 3 %s/floats.html %s/news.html", tmpdir,
+             FIXTURES_DIR);
+    t0 = now_ms();
+    r = run(args);
+    took = now_ms() - t0;
+    print_message("the costly page then news.html: exit %d after %.0f ms\n", r.code, took);
+    assert_int_equal(r.code, 3);
+    assert_non_null(strstr(r.err, "floats.html: page too costly: over the budget of 3000 ms (time_budget)"));
+    assert_non_null(strstr(r.err, "1 with content, 0 without main content, 1 failed"));
+    assert_non_null(strstr(r.out, "The turbines under the old ferry pier began turning"));
+    assert_true(took < 6500);
+    run_free(&r);
 }
 
 /* max_memory is the worker process's address space: 100 000 links (some

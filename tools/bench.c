@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <pthread.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -211,17 +210,8 @@ static int bench_page(void *arg, glance_context *ctx, size_t i)
  * sends back the status, the timings, the text, the method and the
  * message; the scores are computed here. */
 
-typedef struct bench_slot {
-    int fd; /* -1: none yet, or killed */
-    pid_t pid;
-    int busy;
-} bench_slot;
-
 typedef struct bench_iso {
-    isolate *z;
-    pthread_mutex_t lock;
-    bench_slot *slots;
-    int n;
+    isolate_pool *pool;
     double limit_ms; /* 0: none */
 } bench_iso;
 
@@ -280,27 +270,16 @@ static int bench_page_isolated(void *arg, glance_context *ctx, size_t i)
 {
     (void)ctx;
     bench_run *run = arg;
-    bench_iso *iso = run->iso;
     page_out *o = &run->out[i];
-    pthread_mutex_lock(&iso->lock);
-    bench_slot *s = NULL;
-    for (int k = 0; k < iso->n && !s; k++)
-        if (!iso->slots[k].busy)
-            s = &iso->slots[k];
-    s->busy = 1; /* one slot per pool thread: there is always one */
-    pthread_mutex_unlock(&iso->lock);
     double t0 = base_now_ms();
     char **f = NULL, num[32];
     size_t *l = NULL;
-    int n = 0, r = -1, status = -1;
-    if (s->fd >= 0 || isolate_spawn(iso->z, &s->fd, &s->pid) == 0) {
-        snprintf(num, sizeof num, "%zu", i);
-        isolate_field q = {num, strlen(num)};
-        if (isolate_send(s->fd, &q, 1) == 0)
-            r = isolate_recv(s->fd, iso->limit_ms > 0 ? t0 + iso->limit_ms : 0, &f, &l, &n);
-    } else {
-        s->fd = -1;
-    }
+    int n = 0, status = -1;
+    snprintf(num, sizeof num, "%zu", i);
+    isolate_field q = {num, strlen(num)};
+    int r = isolate_pool_call(run->iso->pool, &q, 1,
+                              run->iso->limit_ms > 0 ? t0 + run->iso->limit_ms : 0, &f, &l, &n,
+                              &status);
     int st, has_text;
     if (r == 1 && n == 4 &&
         sscanf(f[0], "%d %d %lf %lf %lf %lf", &st, &has_text, &o->parse_ms, &o->layout_ms,
@@ -314,11 +293,6 @@ static int bench_page_isolated(void *arg, glance_context *ctx, size_t i)
         if (l[3])
             o->message = strdup(f[3]);
     } else {
-        if (s->fd >= 0) {
-            status = isolate_kill(iso->z, s->pid);
-            close(s->fd);
-            s->fd = -1; /* a fresh worker for the next page */
-        }
         char why[300];
         cli_worker_failed(why, sizeof why, r == 0, status, run->opt, 0);
         o->status = r == 0 ? GLANCE_ECOSTLY : GLANCE_ENOMEM;
@@ -326,9 +300,6 @@ static int bench_page_isolated(void *arg, glance_context *ctx, size_t i)
         o->total_ms = base_now_ms() - t0;
     }
     isolate_fields_free(f, l, n);
-    pthread_mutex_lock(&iso->lock);
-    s->busy = 0;
-    pthread_mutex_unlock(&iso->lock);
     bench_score(run, i);
     return 0;
 }
@@ -636,30 +607,18 @@ static int run_bench(glance_options *opt, const char *method, const char *window
     /* The worker processes: their zygote forked here, before the pool
      * starts any thread. --fidelity measures in this process (its
      * outcome is not one a worker sends back). */
-    bench_iso iso = {.n = jobs, .limit_ms = cli_page_limit_ms(opt, 0)};
+    bench_iso iso = {.limit_ms = cli_page_limit_ms(opt, 0)};
     if (!in_process && !fidelity) {
-        if (!(iso.slots = calloc((size_t)jobs, sizeof *iso.slots)) ||
-            !(iso.z = isolate_start(bench_worker, &run, cli_max_memory(opt)))) {
+        if (!(iso.pool = isolate_pool_start(bench_worker, &run, cli_max_memory(opt), jobs))) {
             fprintf(stderr, "glance bench: cannot start the worker processes\n");
-            free(iso.slots);
             goto out;
         }
-        for (int k = 0; k < jobs; k++)
-            iso.slots[k].fd = -1;
-        pthread_mutex_init(&iso.lock, NULL);
         run.iso = &iso;
     }
     double wall = 0;
     int pooled = pool_run(n, jobs, "bench", run.iso ? bench_page_isolated : bench_page, &run, &wall);
-    if (run.iso) {
-        for (int k = 0; k < jobs; k++)
-            if (iso.slots[k].fd >= 0)
-                close(iso.slots[k].fd);
-        isolate_stop(iso.z);
-        pthread_mutex_destroy(&iso.lock);
-        free(iso.slots);
-        run.iso = NULL;
-    }
+    isolate_pool_stop(iso.pool);
+    run.iso = NULL;
     if (pooled != 0) {
         fprintf(stderr, "glance bench: could not start (fonts or memory)\n");
         goto out;

@@ -259,6 +259,86 @@ int isolate_run(int (*fn)(void *arg), void *arg, size_t max_memory, double deadl
     }
 }
 
+/* ---- a pool of workers for the threads of a command ----------------------- */
+
+typedef struct pool_slot {
+    int fd; /* -1: none yet, or killed */
+    pid_t pid;
+    int busy;
+} pool_slot;
+
+struct isolate_pool {
+    isolate *z;
+    pthread_mutex_t lock;
+    pool_slot *slots;
+    int n;
+};
+
+isolate_pool *isolate_pool_start(isolate_main_fn fn, void *arg, size_t max_memory, int n)
+{
+    isolate_pool *p = calloc(1, sizeof *p);
+    if (!p || n < 1 || !(p->slots = calloc((size_t)n, sizeof *p->slots)) ||
+        !(p->z = isolate_start(fn, arg, max_memory))) {
+        if (p)
+            free(p->slots);
+        free(p);
+        return NULL;
+    }
+    p->n = n;
+    for (int i = 0; i < n; i++)
+        p->slots[i].fd = -1;
+    pthread_mutex_init(&p->lock, NULL);
+    return p;
+}
+
+int isolate_pool_call(isolate_pool *p, const isolate_field *q, int nq, double deadline_ms,
+                      char ***fields, size_t **lens, int *n, int *status)
+{
+    *fields = NULL;
+    *lens = NULL;
+    *n = 0;
+    *status = -1;
+    pthread_mutex_lock(&p->lock);
+    pool_slot *s = NULL;
+    for (int i = 0; i < p->n && !s; i++)
+        if (!p->slots[i].busy)
+            s = &p->slots[i];
+    if (s)
+        s->busy = 1;
+    pthread_mutex_unlock(&p->lock);
+    if (!s)
+        return -1; /* more calls at once than workers: the caller's error */
+    int r = -1;
+    if (s->fd >= 0 || isolate_spawn(p->z, &s->fd, &s->pid) == 0) {
+        if (isolate_send(s->fd, q, nq) == 0)
+            r = isolate_recv(s->fd, deadline_ms, fields, lens, n);
+        if (r != 1) {
+            *status = isolate_kill(p->z, s->pid);
+            close(s->fd);
+            s->fd = -1; /* a fresh worker next time */
+        }
+    } else {
+        s->fd = -1;
+    }
+    pthread_mutex_lock(&p->lock);
+    s->busy = 0;
+    pthread_mutex_unlock(&p->lock);
+    return r == 1 ? 1 : r == 0 ? 0 : -1;
+}
+
+void isolate_pool_stop(isolate_pool *p)
+{
+    if (!p)
+        return;
+    for (int i = 0; i < p->n; i++)
+        if (p->slots[i].fd >= 0)
+            close(p->slots[i].fd);
+    isolate_stop(p->z);
+    pthread_mutex_destroy(&p->lock);
+    free(p->slots);
+    free(p);
+}
+
 /* ---- messages ----------------------------------------------------------- */
 
 static int write_all(int fd, const void *p, size_t n)

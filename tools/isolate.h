@@ -72,6 +72,22 @@ int isolate_send(int fd, const isolate_field *f, int n);
 int isolate_recv(int fd, double deadline_ms, char ***fields, size_t **lens, int *n);
 void isolate_fields_free(char **fields, size_t *lens, int n);
 
+/* A pool of `n` workers of one zygote for `n` threads of a command, each
+ * call on a worker no other thread is using, the worker forked on first
+ * use and again after one was killed (the zygote started by
+ * isolate_pool_start, before any thread). */
+typedef struct isolate_pool isolate_pool;
+isolate_pool *isolate_pool_start(isolate_main_fn fn, void *arg, size_t max_memory, int n);
+/* Sends the `nq` fields of `q` to a free worker and waits for its answer
+ * until `deadline_ms` (0: none). 1: the answer in *fields etc. (as
+ * isolate_recv); 0: the deadline passed, the worker killed; -1: the worker
+ * ended without an answer (killed and reaped: *status its wait status, -1
+ * when unknown). Thread-safe; at most `n` calls at once. */
+int isolate_pool_call(isolate_pool *p, const isolate_field *q, int nq, double deadline_ms,
+                      char ***fields, size_t **lens, int *n, int *status);
+/* Closes the workers' sockets and stops the zygote (and the workers). */
+void isolate_pool_stop(isolate_pool *p);
+
 /* Within a worker: SIGXCPU after `seconds` more of CPU time (0: none). */
 void isolate_cpu_limit(double seconds);
 
