@@ -17,6 +17,19 @@
  * A context holds what is costly to set up (fonts, the parsed user-agent
  * stylesheet) and is used by one thread at a time; use one per thread. A
  * result owns everything it points to until glance_result_free.
+ *
+ * What a call can bound: the library works in the caller's process and
+ * thread (in-process), and cannot interrupt litehtml inside the parse or
+ * the layout. The input limits (max_input_bytes, max_elements, max_words,
+ * max_depth, max_css_bytes, ...) are checked before a stage runs and keep
+ * each stage short for what they measure; time_budget is checked between
+ * stages only, so a page that is costly within one stage (50 000 float:left
+ * siblings: tens of seconds of layout) returns GLANCE_ECOSTLY only once that
+ * stage is over; and max_memory is not applied at all (a library cannot
+ * limit its caller's address space). A caller that needs a hard bound runs
+ * the call in a process it can kill, as the glance command does by default
+ * (extract, bench and serve: a worker process with RLIMIT_AS of max_memory,
+ * SIGKILLed past time_budget and a second; its --in-process does not).
  */
 #ifndef GLANCE_H
 #define GLANCE_H
@@ -54,7 +67,8 @@ typedef enum glance_status {
     GLANCE_EREDIRECTS = 13, /* more than max_redirects redirects */
     GLANCE_EOFFLINE = 14,  /* a URL, but the options say offline */
     GLANCE_ECOSTLY = 15    /* the page took more than time_budget_ms to lay out
-                              and extract */
+                              and extract (checked between stages: a stage
+                              already running is not interrupted) */
 } glance_status;
 
 /* A short English description of a status ("no main content found"). */

@@ -66,6 +66,11 @@ static const base_param core_table[] = {
      "parse, layout and extraction in all, checked between stages (litehtml cannot be "
      "interrupted within one); over it: GLANCE_ECOSTLY. 0: none", NULL,
      OPT_LIMIT | OPT_ZERO_NONE, NULL},
+    {"max_memory", BASE_PARAM_SIZE, C(max_memory), 0, 1e13, "2G",
+     "the address space of the process a page is worked on in by the glance command (extract, "
+     "bench, serve: a worker process it kills at time_budget and a second more); over it the "
+     "page fails. The library calls, and the command's --in-process, cannot bound it and "
+     "ignore it. 0: none", NULL, OPT_LOCAL, NULL},
     /* The network. */
     {"offline", BASE_PARAM_BOOL, C(net.offline), 0, 0, "off",
      "never touch the network: URLs are refused, remote stylesheets skipped at once", NULL, 0,

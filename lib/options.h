@@ -29,6 +29,9 @@ typedef struct options_core {
     int cleanup;
     double cleanup_link_share;
     long time_budget_ms;
+    /* Read by the glance command, not by the library calls: the address
+     * space of the worker process it works on a page in. */
+    size_t max_memory;
 } options_core;
 
 /* What answers: auto, all, or one method of the registry. */

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -585,14 +586,74 @@ static void bench_jobs_give_the_same_scores(void **state)
     run_out one = run_in(dir, args);
     snprintf(args, sizeof args, "bench --pages %s --truth %s --jobs 3", pages, truth);
     run_out three = run_in(dir, args);
+    /* In-process (no worker processes): the same scores too. */
+    snprintf(args, sizeof args, "bench --pages %s --truth %s --jobs 2 --in-process", pages, truth);
+    run_out inproc = run_in(dir, args);
     assert_int_equal(one.code, 0);
     assert_int_equal(three.code, 0);
-    char *a = score_lines(one.out), *b = score_lines(three.out);
+    assert_int_equal(inproc.code, 0);
+    char *a = score_lines(one.out), *b = score_lines(three.out), *c = score_lines(inproc.out);
     assert_string_equal(a, b);
+    assert_string_equal(a, c);
     free(a);
     free(b);
+    free(c);
     run_free(&one);
     run_free(&three);
+    run_free(&inproc);
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1000 + (double)ts.tv_nsec / 1e6;
+}
+
+/* A page past the budget (20 000 float:left siblings, made here: parsed in
+ * well under the budget of 3 s, then tens of seconds of layout, which
+ * litehtml cannot interrupt) is killed with
+ * its worker process at the budget and a second, counted as an error with
+ * a message naming the budget, and the run goes on: the next page, on a
+ * fresh worker, is answered. */
+static void bench_costly_page_is_an_error(void **state)
+{
+    (void)state;
+    char costly[700], out[800], args[4096];
+    snprintf(costly, sizeof costly, "%s/costly", dir);
+    snprintf(out, sizeof out, "%s/costly.json", dir);
+    snprintf(args, sizeof args, "mkdir -p %s && cp %s/news.html %s/", costly, FIXTURES_DIR, costly);
+    assert_int_equal(system(args), 0);
+    enum { N = 20000 };
+    size_t cap = 64 + (size_t)N * 48, n = 0;
+    char *p = malloc(cap);
+    assert_non_null(p);
+    n += (size_t)snprintf(p + n, cap - n, "<html><body><p>floats</p>");
+    for (int i = 0; i < N; i++)
+        n += (size_t)snprintf(p + n, cap - n, "<div style=\"float:left;width:%dpx\">w</div>", i % 300 + 1);
+    snprintf(p + n, cap - n, "</body></html>");
+    put_file(costly, "a-floats.html", p); /* first: the news page comes after it */
+    free(p);
+    /* --max_floats: the floats reach the layout, to be killed there. */
+    snprintf(args, sizeof args,
+             "bench --pages %s --truth %s --time_budget 3 --max_floats 100000 --out %s", costly, truth,
+             out);
+    double t0 = now_ms();
+    run_out r = run_in(dir, args);
+    double took = now_ms() - t0;
+    print_message("a costly page and news, budget 3 s: exit %d after %.0f ms\n", r.code, took);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "answered 1 "));
+    assert_non_null(strstr(r.out, "errors 1;"));
+    char *text = slurp(out);
+    assert_non_null(strstr(text, "page too costly: over the budget of 3000 ms (time_budget)"));
+    char *body = out_body(text, "news");
+    assert_non_null(strstr(body, "The turbines under the old ferry pier began turning"));
+    free(body);
+    free(text);
+    /* The budget and the kill's second, and the rest of the run. */
+    assert_true(took < 8000);
+    run_free(&r);
 }
 
 static void bench_bad_usage(void **state)
@@ -681,6 +742,7 @@ int main(void)
         cmocka_unit_test(bench_local_stylesheets),
         cmocka_unit_test(bench_pages_in_subfolders),
         cmocka_unit_test(bench_jobs_give_the_same_scores),
+        cmocka_unit_test(bench_costly_page_is_an_error),
         cmocka_unit_test(bench_bad_usage),
         cmocka_unit_test(sweep_writes_csv_chart_and_best),
     };

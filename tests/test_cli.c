@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -445,6 +446,105 @@ static void markdown_and_metadata(void **state)
     run_free(&r);
 }
 
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1000 + (double)ts.tv_nsec / 1e6;
+}
+
+/* A page cheap to read and costly to lay out, made here: 20 000 float:left
+ * siblings (litehtml places each against all before it: parsed in well
+ * under a second, then tens of seconds of layout, which litehtml cannot
+ * interrupt). In a worker process (the default) it is killed past the
+ * budget and a second: exit 3, one line naming the budget, within the
+ * budget and 2.5 s. The budget is 3 s so that the parse always ends
+ * within it (else the library's own check before the layout answers
+ * first, and nothing is killed). */
+static void costly_page_killed_at_budget(void **state)
+{
+    (void)state;
+    enum { N = 20000 };
+    size_t cap = 64 + (size_t)N * 48, n = 0;
+    char *p = malloc(cap);
+    assert_non_null(p);
+    n += (size_t)snprintf(p + n, cap - n, "<html><body><p>floats</p>");
+    for (int i = 0; i < N; i++)
+        n += (size_t)snprintf(p + n, cap - n, "<div style=\"float:left;width:%dpx\">w</div>", i % 300 + 1);
+    n += (size_t)snprintf(p + n, cap - n, "</body></html>");
+    write_file("floats.html", p, n);
+    free(p);
+    char args[512];
+    /* --max_floats: the floats reach the layout (max_floats would refuse them
+     * first), to be killed there. */
+    snprintf(args, sizeof args, "extract --offline --time_budget 3 --max_floats 100000 %s/floats.html",
+             tmpdir);
+    double t0 = now_ms();
+    run_out r = run(args);
+    double took = now_ms() - t0;
+    print_message("a costly page, budget 3 s: exit %d after %.0f ms: %s", r.code, took, r.err);
+    assert_int_equal(r.code, 3);
+    assert_non_null(strstr(r.err, "page too costly: over the budget of 3000 ms (time_budget)"));
+    assert_int_equal(count_lines(r.err), 1);
+    assert_string_equal(r.out, "");
+    assert_true(took < 5500);
+    run_free(&r);
+
+    /* Many pages: the same page killed on its worker, reported and counted,
+     * and the run goes on to the next page on a fresh one. */
+    snprintf(args, sizeof args,
+             "extract --offline --time_budget 3 --max_floats 100000 %s/floats.html %s/news.html", tmpdir,
+             FIXTURES_DIR);
+    t0 = now_ms();
+    r = run(args);
+    took = now_ms() - t0;
+    print_message("the costly page then news.html: exit %d after %.0f ms\n", r.code, took);
+    assert_int_equal(r.code, 3);
+    assert_non_null(strstr(r.err, "floats.html: page too costly: over the budget of 3000 ms (time_budget)"));
+    assert_non_null(strstr(r.err, "1 with content, 0 without main content, 1 failed"));
+    assert_non_null(strstr(r.out, "The turbines under the old ferry pier began turning"));
+    assert_true(took < 6500);
+    run_free(&r);
+}
+
+/* max_memory is the worker process's address space: 100 000 links (some
+ * 450 MB laid out) fail under 200M with a line naming it, while a normal
+ * page is answered under the same limit, and --in-process gives the same
+ * answer as the worker. */
+static void memory_bound_and_in_process(void **state)
+{
+    (void)state;
+    enum { N = 100000 };
+    size_t cap = 64 + (size_t)N * 40, n = 0;
+    char *p = malloc(cap);
+    assert_non_null(p);
+    n += (size_t)snprintf(p + n, cap - n, "<html><body>");
+    for (int i = 0; i < N; i++)
+        n += (size_t)snprintf(p + n, cap - n, "<a href=\"/p%d\">link %d</a>\n", i, i);
+    n += (size_t)snprintf(p + n, cap - n, "</body></html>");
+    write_file("links.html", p, n);
+    free(p);
+    char args[512];
+    snprintf(args, sizeof args, "extract --offline --max_memory 200M %s/links.html", tmpdir);
+    run_out r = run(args);
+    print_message("100 000 links under 200M: exit %d: %s", r.code, r.err);
+    assert_int_not_equal(r.code, 0);
+    assert_int_not_equal(r.code, 1);
+    assert_non_null(strstr(r.err, "max_memory"));
+    run_free(&r);
+
+    snprintf(args, sizeof args, "extract --offline --max_memory 200M %s/news.html", FIXTURES_DIR);
+    run_out a = run(args);
+    assert_int_equal(a.code, 0);
+    snprintf(args, sizeof args, "extract --offline --in-process %s/news.html", FIXTURES_DIR);
+    run_out b = run(args);
+    assert_int_equal(b.code, 0);
+    assert_string_equal(a.out, b.out);
+    assert_true(strlen(a.out) > 500);
+    run_free(&a);
+    run_free(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -465,6 +565,8 @@ int main(void)
         cmocka_unit_test(file_named_once),
         cmocka_unit_test(shot_to_stdout),
         cmocka_unit_test(markdown_and_metadata),
+        cmocka_unit_test(costly_page_killed_at_budget),
+        cmocka_unit_test(memory_bound_and_in_process),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

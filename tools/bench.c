@@ -17,6 +17,7 @@
 #include "tools/cli.h"
 #include "tools/corpus.h"
 #include "tools/fidelity.h"
+#include "tools/isolate.h"
 #include "tools/options.h"
 #include "tools/pool.h"
 #include "tools/progress.h"
@@ -47,6 +48,12 @@ static void usage_bench(FILE *f)
           "  --KEY VALUE      any option of glance extract (--no-flex-grid, --gce.alpha 2.5,\n"
           "                   --set danag.gap=10, ...)\n"
           "  --jobs N         pages in parallel, one document each (default 1)\n"
+          "  --in-process     extract in this process, not in --jobs worker processes\n"
+          "                   (the default: forked once, reused from page to page, a page\n"
+          "                   past time_budget and a second killed with its worker and\n"
+          "                   counted an error, max_memory each worker's address space).\n"
+          "                   In-process the budget is checked between stages only and\n"
+          "                   cannot stop litehtml inside one. --fidelity is in-process\n"
           "  --out FILE       write every page's text, status, timings and scores,\n"
           "                   as a file --score reads back\n"
           "  --boxes-dir DIR  a browser's boxes of each page, DIR/ID.json\n"
@@ -83,6 +90,7 @@ typedef struct bench_run {
     int fidelity;
     int page_dirs;         /* each page's folder its base_dir (none was given) */
     page_out *out;
+    struct bench_iso *iso; /* the worker processes; NULL: in-process */
 } bench_run;
 
 /* The options a page runs with: the run's, with the page's own folder as
@@ -111,12 +119,11 @@ static glance_options *page_options(const bench_run *run, const corpus_page *pg,
     return opt;
 }
 
-/* One page: read, extract, score (pool_page_fn; never stops the run). */
-static int bench_page(void *arg, glance_context *ctx, size_t i)
+/* One page read and extracted into `o` (not scored). In-process, or in a
+ * worker process (bench_worker). */
+static void bench_extract(const bench_run *run, glance_context *ctx, size_t i, page_out *o)
 {
-    bench_run *run = arg;
     const corpus_page *pg = &run->pages[i];
-    page_out *o = &run->out[i];
     char why[512], *html = NULL;
     size_t len = 0;
     double t0 = base_now_ms();
@@ -167,12 +174,133 @@ static int bench_page(void *arg, glance_context *ctx, size_t i)
         glance_geometry_free(geo);
         free(html);
     }
+}
+
+/* Page `i`'s outcome scored against the truth. */
+static void bench_score(bench_run *run, size_t i)
+{
+    const corpus_page *pg = &run->pages[i];
+    page_out *o = &run->out[i];
     const char *truth = corpus_text(run->truth, pg->id);
     if (truth)
         o->scored = scores_page_run(run->truth, pg->id, truth, o->text, &o->sc) == 0;
     if (truth && o->fid.done)
         o->scored2 =
             scores_page_run(run->truth, pg->id, truth, o->fid.browser_text, &o->sc2) == 0;
+}
+
+/* One page in this process: read, extract, score (pool_page_fn; never
+ * stops the run). */
+static int bench_page(void *arg, glance_context *ctx, size_t i)
+{
+    bench_run *run = arg;
+    bench_extract(run, ctx, i, &run->out[i]);
+    bench_score(run, i);
+    return 0;
+}
+
+/* ---- pages in worker processes ------------------------------------------
+ *
+ * By default each page is extracted in a worker process (tools/isolate.h),
+ * one per --jobs, forked once by a zygote started before the pool's threads
+ * and reused from page to page: a page past time_budget and a second is
+ * killed with its worker (litehtml cannot be interrupted inside a call, a
+ * process can), counted as an error (costly), and a fresh worker forked for
+ * the next page; max_memory is each worker's address space. The worker
+ * sends back the status, the timings, the text, the method and the
+ * message; the scores are computed here. */
+
+typedef struct bench_iso {
+    isolate_pool *pool;
+    double limit_ms; /* 0: none */
+} bench_iso;
+
+/* In the worker process: page indexes in, outcomes out. */
+static int bench_worker(void *arg, int fd)
+{
+    const bench_run *run = arg;
+    glance_context *ctx = glance_context_new();
+    for (;;) {
+        char **f;
+        size_t *l;
+        int n;
+        if (isolate_recv(fd, 0, &f, &l, &n) != 1)
+            break;
+        size_t i = n == 1 ? (size_t)strtoull(f[0], NULL, 10) : run->n;
+        isolate_fields_free(f, l, n);
+        page_out o;
+        memset(&o, 0, sizeof o);
+        if (i >= run->n) {
+            o.status = GLANCE_EOPTION;
+            o.message = strdup("a bad request reached the worker");
+        } else if (!ctx) {
+            o.status = GLANCE_EFONTS;
+            o.message = strdup("cannot set up fonts");
+        } else {
+            bench_extract(run, ctx, i, &o);
+        }
+        char head[256];
+        snprintf(head, sizeof head, "%d %d %.17g %.17g %.17g %.17g", (int)o.status, o.text != NULL,
+                 o.parse_ms, o.layout_ms, o.extract_ms, o.total_ms);
+        const char *m = o.method ? o.method : "", *t = o.text ? o.text : "",
+                   *msg = o.message ? o.message : "";
+        isolate_field out[4] = {{head, strlen(head)}, {t, strlen(t)}, {m, strlen(m)},
+                                {msg, strlen(msg)}};
+        int bad = isolate_send(fd, out, 4);
+        free(o.text);
+        free(o.message);
+        if (bad)
+            break;
+    }
+    glance_context_free(ctx);
+    return 0;
+}
+
+/* The method's static name, as glance_result_method gives it. */
+static const char *method_named(const char *name)
+{
+    for (int m = 0; glance_method_name(m); m++)
+        if (strcmp(glance_method_name(m), name) == 0)
+            return glance_method_name(m);
+    return NULL;
+}
+
+/* One page on a worker process (pool_page_fn; never stops the run). */
+static int bench_page_isolated(void *arg, glance_context *ctx, size_t i)
+{
+    (void)ctx;
+    bench_run *run = arg;
+    page_out *o = &run->out[i];
+    double t0 = base_now_ms();
+    char **f = NULL, num[32];
+    size_t *l = NULL;
+    int n = 0, status = -1;
+    snprintf(num, sizeof num, "%zu", i);
+    isolate_field q = {num, strlen(num)};
+    int r = isolate_pool_call(run->iso->pool, &q, 1,
+                              run->iso->limit_ms > 0 ? t0 + run->iso->limit_ms : 0, &f, &l, &n,
+                              &status);
+    int st, has_text;
+    if (r == 1 && n == 4 &&
+        sscanf(f[0], "%d %d %lf %lf %lf %lf", &st, &has_text, &o->parse_ms, &o->layout_ms,
+               &o->extract_ms, &o->total_ms) == 6) {
+        o->status = (glance_status)st;
+        if (has_text) {
+            o->text = f[1];
+            f[1] = NULL;
+        }
+        o->method = l[2] ? method_named(f[2]) : NULL;
+        if (l[3])
+            o->message = strdup(f[3]);
+    } else {
+        char why[300];
+        cli_worker_failed(why, sizeof why, r == 0, status, run->opt, 0);
+        o->status = r == 0 ? GLANCE_ECOSTLY : GLANCE_ENOMEM;
+        o->message = strdup(why);
+        o->total_ms = base_now_ms() - t0;
+    }
+    isolate_fields_free(f, l, n);
+    bench_score(run, i);
     return 0;
 }
 
@@ -314,13 +442,14 @@ static int write_out(const char *path, const bench_run *run, scores_run *sr,
 
 static int run_bench(glance_options *opt, const char *method, const char *window,
                      const char *pages_dir, const char *truth_path, const char *out_path,
-                     const char *score_path, const char *boxes_dir, int fidelity, int jobs);
+                     const char *score_path, const char *boxes_dir, int fidelity, int jobs,
+                     int in_process);
 
 int cmd_bench(int argc, char **argv)
 {
     const char *pages_dir = NULL, *truth_path = NULL, *out_path = NULL, *score_path = NULL,
                *boxes_dir = NULL;
-    int fidelity = 0, jobs = 1, code = EXIT_USAGE;
+    int fidelity = 0, jobs = 1, code = EXIT_USAGE, in_process = 0;
     glance_options *opt = glance_options_new();
     /* Saved pages, scored as saved: no stylesheet from the web. */
     if (!opt || glance_options_set(opt, "offline", "on") != GLANCE_OK) {
@@ -356,6 +485,10 @@ int cmd_bench(int argc, char **argv)
             fidelity = 1;
             continue;
         }
+        if (strcmp(a, "--in-process") == 0) {
+            in_process = 1;
+            continue;
+        }
         if (cli_is_version(a)) {
             code = cli_version();
             goto out;
@@ -388,7 +521,7 @@ int cmd_bench(int argc, char **argv)
         code = EXIT_INTERNAL;
     } else {
         code = run_bench(opt, method, window, pages_dir, truth_path, out_path, score_path,
-                         boxes_dir, fidelity, jobs);
+                         boxes_dir, fidelity, jobs, in_process);
     }
     free(method);
     free(window);
@@ -430,7 +563,8 @@ static void answered_by(const page_out *out, size_t n, char *buf, size_t cap)
 
 static int run_bench(glance_options *opt, const char *method, const char *window,
                      const char *pages_dir, const char *truth_path, const char *out_path,
-                     const char *score_path, const char *boxes_dir, int fidelity, int jobs)
+                     const char *score_path, const char *boxes_dir, int fidelity, int jobs,
+                     int in_process)
 {
     if (score_path)
         return score_file(score_path, truth_path);
@@ -470,8 +604,22 @@ static int run_bench(glance_options *opt, const char *method, const char *window
         fprintf(stderr, "glance bench: out of memory\n");
         goto out;
     }
+    /* The worker processes: their zygote forked here, before the pool
+     * starts any thread. --fidelity measures in this process (its
+     * outcome is not one a worker sends back). */
+    bench_iso iso = {.limit_ms = cli_page_limit_ms(opt, 0)};
+    if (!in_process && !fidelity) {
+        if (!(iso.pool = isolate_pool_start(bench_worker, &run, cli_max_memory(opt), jobs))) {
+            fprintf(stderr, "glance bench: cannot start the worker processes\n");
+            goto out;
+        }
+        run.iso = &iso;
+    }
     double wall = 0;
-    if (pool_run(n, jobs, "bench", bench_page, &run, &wall) != 0) {
+    int pooled = pool_run(n, jobs, "bench", run.iso ? bench_page_isolated : bench_page, &run, &wall);
+    isolate_pool_stop(iso.pool);
+    run.iso = NULL;
+    if (pooled != 0) {
         fprintf(stderr, "glance bench: could not start (fonts or memory)\n");
         goto out;
     }
@@ -496,8 +644,12 @@ static int run_bench(glance_options *opt, const char *method, const char *window
         if (o->total_ms > run.out[slowest].total_ms)
             slowest = i;
     }
-    struct rusage ru;
+    struct rusage ru, kids;
     getrusage(RUSAGE_SELF, &ru);
+    /* The worker processes' too (reaped by now, with their zygote): the
+     * peak of any one process. */
+    if (getrusage(RUSAGE_CHILDREN, &kids) == 0 && kids.ru_maxrss > ru.ru_maxrss)
+        ru.ru_maxrss = kids.ru_maxrss;
 
     printf("glance bench: %zu pages of %s, method %s, window %s, jobs %d\n", n, pages_dir,
            method, window, jobs);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include <zlib.h>
 
@@ -57,6 +58,62 @@ int cli_exit_for(glance_status st)
     case GLANCE_EREDIRECTS: return EXIT_FETCH;
     default: return EXIT_INTERNAL;
     }
+}
+
+double cli_option_ms(const glance_options *o, const char *key)
+{
+    char *v = glance_options_get(o, key);
+    if (!v)
+        return 0;
+    char *end;
+    double d = strtod(v, &end);
+    if (strcmp(end, "ms") != 0)
+        d *= 1000; /* seconds, as the table prints them */
+    free(v);
+    return d > 0 ? d : 0;
+}
+
+size_t cli_max_memory(const glance_options *o)
+{
+    char *v = glance_options_get(o, "max_memory");
+    size_t n = v ? (size_t)strtoull(v, NULL, 10) : 0;
+    free(v);
+    return n;
+}
+
+double cli_page_limit_ms(const glance_options *o, int url)
+{
+    double budget = cli_option_ms(o, "time_budget");
+    if (budget <= 0)
+        return 0;
+    return budget + (url ? cli_option_ms(o, "timeout") : 0) + 1000;
+}
+
+void cli_worker_failed(char *buf, size_t cap, int killed, int status, const glance_options *o,
+                       int url)
+{
+    if (killed) {
+        double budget = cli_option_ms(o, "time_budget");
+        if (url)
+            snprintf(buf, cap,
+                     "page too costly: over the budget of %.0f ms (time_budget) after the fetch "
+                     "(timeout %.0f ms); its worker process was killed",
+                     budget, cli_option_ms(o, "timeout"));
+        else
+            snprintf(buf, cap,
+                     "page too costly: over the budget of %.0f ms (time_budget); its worker "
+                     "process was killed",
+                     budget);
+        return;
+    }
+    size_t mem = cli_max_memory(o);
+    if (WIFSIGNALED(status))
+        snprintf(buf, cap, "the page could not be finished: its worker process ended by signal %d "
+                 "(%s; max_memory %zu MB)",
+                 WTERMSIG(status), strsignal(WTERMSIG(status)), mem >> 20);
+    else
+        snprintf(buf, cap, "the page could not be finished: its worker process exited with %d",
+                 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
 int cli_parse_list(const char *s, char ***items, int *n)

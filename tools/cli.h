@@ -68,6 +68,20 @@ glance_status cli_load_page(glance_context *ctx, const char *path, const glance_
                             glance_result **res);
 
 /* The commands, one file each. */
+/* An option of `o` that is a time, in ms (0: none, or unknown). */
+double cli_option_ms(const glance_options *o, const char *key);
+/* The option max_memory of `o`, in bytes (0: none). */
+size_t cli_max_memory(const glance_options *o);
+/* The longest a page may take in a worker process before the command kills
+ * it: time_budget (which the library counts after the fetch) and, for a URL,
+ * timeout (the fetch), and a second; 0: no bound (time_budget 0). */
+double cli_page_limit_ms(const glance_options *o, int url);
+/* Why a worker process gave no answer for a page, as a message: "page too
+ * costly: over the budget of N ms (time_budget) ..." when it was killed at
+ * its deadline (`killed`), else what its wait status says. */
+void cli_worker_failed(char *buf, size_t cap, int killed, int status, const glance_options *o,
+                       int url);
+
 int cmd_extract(int argc, char **argv);
 int cmd_shot(int argc, char **argv);
 int cmd_bench(int argc, char **argv);

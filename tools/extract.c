@@ -1,6 +1,7 @@
 /* tools/: glance extract, the main content of one page. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdarg.h>
@@ -8,14 +9,17 @@
 #include <strings.h>
 
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <json-c/json.h>
 
 #include <json-c/json.h>
 
+#include "base/clock.h"
 #include "glance.h"
 #include "tools/cli.h"
 #include "tools/corpus.h"
+#include "tools/isolate.h"
 #include "tools/options.h"
 #include "tools/progress.h"
 #include "tools/shot.h"
@@ -57,6 +61,13 @@ static void usage_extract(FILE *f)
           "  --geometry FILE    boxes of a browser's layout of the page, keyed by XPath\n"
           "                     (tools/chromium-boxes.mjs), used instead of litehtml's;\n"
           "                     the window is theirs unless --window is given\n"
+          "  --in-process       work on pages in this process, not in worker processes\n"
+          "                     (the default: one for one page, one per --jobs reused\n"
+          "                     page to page for many) killed past time_budget and a\n"
+          "                     second (the fetch's timeout too, for a URL) or failing\n"
+          "                     over max_memory; in-process the budget is checked\n"
+          "                     between stages only and cannot stop litehtml inside one,\n"
+          "                     and max_memory is not applied\n"
           "  --shot OUT.png     also paint the page with GCE's reasoning on it, as\n"
           "                     glance shot does (with its options:)\n",
           f);
@@ -107,6 +118,7 @@ typedef struct many {
     progress prog;
     size_t content, nocontent, failed, written;
     int worst; /* the highest exit status of a page */
+    isolate_pool *pool; /* the worker processes; NULL: in-process */
 } many;
 
 static const char *format_ext(const char *format)
@@ -419,6 +431,89 @@ static void many_work(void *arg, glance_context *gc, void *item)
     glance_result_free(res);
 }
 
+/* Many pages in worker processes (the default): one per --jobs, forked by
+ * a zygote started before the stream's threads and reused page to page;
+ * a page past its budget is killed with its worker and reported, and the
+ * next page gets a fresh worker. The worker runs many_work itself (so an
+ * --output-dir file is written there) and sends back the status, the exit
+ * status, the output and the notes. */
+static int many_worker(void *arg, int fd)
+{
+    many *m = arg;
+    glance_context *ctx = glance_context_new();
+    for (;;) {
+        char **f;
+        size_t *l;
+        int n;
+        if (isolate_recv(fd, 0, &f, &l, &n) != 1)
+            break;
+        page_job job;
+        memset(&job, 0, sizeof job);
+        job.index = n == 1 ? (size_t)strtoull(f[0], NULL, 10) : m->n;
+        isolate_fields_free(f, l, n);
+        if (job.index >= m->n) {
+            job.st = GLANCE_EOPTION;
+            job.code = EXIT_INTERNAL;
+            note(&job, "glance: a bad request reached the worker");
+        } else if (!ctx) {
+            job.st = GLANCE_EFONTS;
+            job.code = EXIT_INTERNAL;
+            note(&job, "glance: cannot set up fonts (is fontconfig configured and a font installed?)");
+        } else {
+            many_work(m, ctx, &job);
+        }
+        char head[64];
+        snprintf(head, sizeof head, "%d %d", (int)job.st, job.code);
+        const char *notes = job.notes ? job.notes : "";
+        isolate_field out[3] = {{head, strlen(head)}, {job.out ? job.out : "", job.out ? job.out_len : 0},
+                                {notes, strlen(notes)}};
+        int bad = isolate_send(fd, out, 3);
+        free(job.out);
+        free(job.notes);
+        if (bad)
+            break;
+    }
+    glance_context_free(ctx);
+    return 0;
+}
+
+static void many_work_isolated(void *arg, glance_context *gc, void *item)
+{
+    (void)gc;
+    many *m = arg;
+    page_job *job = item;
+    const page_in *pg = &m->pages[job->index];
+    int url = cli_looks_like_url(pg->input);
+    double limit = cli_page_limit_ms(m->opt, url);
+    char num[32], **f = NULL;
+    size_t *l = NULL;
+    int n = 0, status = -1, st, code;
+    snprintf(num, sizeof num, "%zu", job->index);
+    isolate_field q = {num, strlen(num)};
+    int r = isolate_pool_call(m->pool, &q, 1, limit > 0 ? base_now_ms() + limit : 0, &f, &l, &n,
+                              &status);
+    if (r == 1 && n == 3 && sscanf(f[0], "%d %d", &st, &code) == 2) {
+        job->st = (glance_status)st;
+        job->code = code;
+        if (l[1]) {
+            job->out = f[1];
+            job->out_len = l[1];
+            f[1] = NULL;
+        }
+        if (l[2]) {
+            job->notes = f[2];
+            f[2] = NULL;
+        }
+    } else {
+        char why[300];
+        cli_worker_failed(why, sizeof why, r == 0, status, m->opt, url);
+        job->st = r == 0 ? GLANCE_ECOSTLY : GLANCE_ENOMEM;
+        job->code = cli_exit_for(job->st);
+        note(job, "glance: %s: %s", strcmp(pg->input, "-") ? pg->input : "stdin", why);
+    }
+    isolate_fields_free(f, l, n);
+}
+
 static void many_drop(void *arg, void *item)
 {
     page_job *job = item;
@@ -460,7 +555,7 @@ static int many_write(void *arg, void *item)
 /* Many pages: `inputs` as given, then the pages of `in_dir`. */
 static int extract_many(const glance_options *opt, const char *format, int metadata, char **inputs,
                         int n_inputs, const char *in_dir, const char *out_dir, const char *out_path,
-                        int jobs)
+                        int jobs, int in_process)
 {
     corpus_page *dir_pages = NULL;
     size_t n_dir = 0;
@@ -507,9 +602,16 @@ static int extract_many(const glance_options *opt, const char *format, int metad
         goto out;
     }
     progress_init(&m.prog, "extract", m.n);
-    stream_ops ops = {many_read, many_work, many_write, many_drop};
+    /* The workers' zygote forked here, before the stream's threads. */
+    if (!in_process && !(m.pool = isolate_pool_start(many_worker, &m, cli_max_memory(opt), jobs))) {
+        fprintf(stderr, "glance extract: cannot start the worker processes\n");
+        goto out;
+    }
+    stream_ops ops = {many_read, m.pool ? many_work_isolated : many_work, many_write, many_drop};
     stream_result sr;
     int rc = stream_run(&ops, &m, jobs, 0, &sr);
+    isolate_pool_stop(m.pool);
+    m.pool = NULL;
     progress_end(&m.prog);
     if (rc != 0) {
         fprintf(stderr, "glance: cannot set up fonts (is fontconfig configured and a font installed?)\n");
@@ -535,6 +637,62 @@ out:
     return code;
 }
 
+/* One page, in-process or in a worker process (isolate_run): its exit
+ * status. */
+typedef struct one_page {
+    const glance_options *opt;
+    const char *path, *format;
+    int metadata;
+    FILE *out;
+    shot_cli *shot;
+    glance_geometry *geo;
+    size_t max_memory; /* the worker process's address space; 0: in-process */
+} one_page;
+
+static int extract_one(void *arg)
+{
+    const one_page *pg = arg;
+    const glance_options *opt = pg->opt;
+    const char *path = pg->path, *format = pg->format;
+    int metadata = pg->metadata, code;
+    FILE *out = pg->out;
+    glance_context *ctx = glance_context_new();
+    if (!ctx) {
+        fprintf(stderr, "glance: cannot set up fonts (is fontconfig configured and a font installed?)\n");
+        return EXIT_INTERNAL;
+    }
+    glance_result *res = NULL;
+    glance_status st = cli_load_page(ctx, path, opt, &res);
+    if (st == GLANCE_ENOMEM && pg->max_memory)
+        fprintf(stderr, "glance: page too costly: over the memory limit of %zu MB (max_memory) of "
+                        "its worker process\n",
+                pg->max_memory >> 20);
+    if (st == GLANCE_OK || st == GLANCE_ENOCONTENT) {
+        if (strcmp(format, "json") == 0) {
+            /* The reasoning is worth printing when nothing was found, too. */
+            const char *j = glance_result_json(res);
+            if (j)
+                fprintf(out, "%s\n", j);
+        } else if (st == GLANCE_OK && write_answer(out, res, format, metadata) != 0) {
+            fprintf(stderr, "glance: out of memory\n");
+            st = GLANCE_ENOMEM;
+        }
+    }
+    code = cli_exit_for(st);
+    if (res && (st == GLANCE_OK || st == GLANCE_ENOCONTENT)) {
+        int sc = shot_cli_write(pg->shot, ctx, res);
+        if (sc)
+            code = sc;
+    }
+    if (fflush(out) != 0 && code == EXIT_CONTENT) {
+        fprintf(stderr, "glance: cannot write output: %s\n", strerror(errno));
+        code = EXIT_INTERNAL;
+    }
+    glance_result_free(res);
+    glance_context_free(ctx);
+    return code;
+}
+
 int cmd_extract(int argc, char **argv)
 {
     glance_options *opt = glance_options_new();
@@ -544,7 +702,7 @@ int cmd_extract(int argc, char **argv)
     }
     const char *format = "text", *geometry_path = NULL, *out_path = NULL, *in_dir = NULL,
                *out_dir = NULL;
-    int window_given = 0, metadata = 0, code = EXIT_USAGE, jobs = 1, n_inputs = 0;
+    int window_given = 0, metadata = 0, code = EXIT_USAGE, jobs = 1, n_inputs = 0, in_process = 0;
     char **inputs = calloc((size_t)argc, sizeof *inputs);
     FILE *out = stdout;
     shot_cli shot;
@@ -571,6 +729,10 @@ int cmd_extract(int argc, char **argv)
         }
         if (strcmp(a, "--metadata") == 0) {
             metadata = 1;
+            continue;
+        }
+        if (strcmp(a, "--in-process") == 0) {
+            in_process = 1;
             continue;
         }
         if (strncmp(a, "--format=", 9) == 0) {
@@ -634,7 +796,8 @@ int cmd_extract(int argc, char **argv)
             fprintf(stderr, "glance extract: %s is for one page\n", shot.out ? "--shot" : "--geometry");
             goto done;
         }
-        code = extract_many(opt, format, metadata, inputs, n_inputs, in_dir, out_dir, out_path, jobs);
+        code = extract_many(opt, format, metadata, inputs, n_inputs, in_dir, out_dir, out_path, jobs,
+                            in_process);
         goto done;
     }
     const char *path = inputs[0];
@@ -652,38 +815,34 @@ int cmd_extract(int argc, char **argv)
     if (geometry_path && (code = cli_load_geometry(geometry_path, opt, window_given, &geo)) != 0)
         goto done;
 
-    glance_context *ctx = glance_context_new();
-    if (!ctx) {
-        fprintf(stderr, "glance: cannot set up fonts (is fontconfig configured and a font installed?)\n");
-        glance_geometry_free(geo);
-        code = EXIT_INTERNAL;
-        goto done;
-    }
-    glance_result *res = NULL;
-    glance_status st = cli_load_page(ctx, path, opt, &res);
-    if (st == GLANCE_OK || st == GLANCE_ENOCONTENT) {
-        if (strcmp(format, "json") == 0) {
-            /* The reasoning is worth printing when nothing was found, too. */
-            const char *j = glance_result_json(res);
-            if (j)
-                fprintf(out, "%s\n", j);
-        } else if (st == GLANCE_OK && write_answer(out, res, format, metadata) != 0) {
-            fprintf(stderr, "glance: out of memory\n");
-            st = GLANCE_ENOMEM;
+    one_page one = {opt, path, format, metadata, out, &shot, geo, in_process ? 0 : cli_max_memory(opt)};
+    if (in_process) {
+        code = extract_one(&one);
+    } else {
+        /* The page in a child process, killed past its budget: litehtml
+         * cannot be interrupted inside a call, a process can. */
+        int url = cli_looks_like_url(path), status = 0;
+        double limit = cli_page_limit_ms(opt, url);
+        int r = isolate_run(extract_one, &one, cli_max_memory(opt),
+                            limit > 0 ? base_now_ms() + limit : 0, &status);
+        if (r == 1 && WIFEXITED(status)) {
+            code = WEXITSTATUS(status);
+        } else if (r == 1 && WIFSIGNALED(status) && WTERMSIG(status) == SIGPIPE) {
+            /* The reader of the output went away (| head): end as the
+             * worker did, as an in-process run would, without a word. */
+            signal(SIGPIPE, SIG_DFL);
+            raise(SIGPIPE);
+            code = EXIT_INTERNAL;
+        } else if (r < 0) {
+            fprintf(stderr, "glance: cannot fork a worker process: %s\n", strerror(errno));
+            code = EXIT_INTERNAL;
+        } else {
+            char why[300];
+            cli_worker_failed(why, sizeof why, r == 0, status, opt, url);
+            fprintf(stderr, "glance: %s\n", why);
+            code = cli_exit_for(r == 0 ? GLANCE_ECOSTLY : GLANCE_ENOMEM);
         }
     }
-    code = cli_exit_for(st);
-    if (res && (st == GLANCE_OK || st == GLANCE_ENOCONTENT)) {
-        int sc = shot_cli_write(&shot, ctx, res);
-        if (sc)
-            code = sc;
-    }
-    if (fflush(out) != 0 && code == EXIT_CONTENT) {
-        fprintf(stderr, "glance: cannot write output: %s\n", strerror(errno));
-        code = EXIT_INTERNAL;
-    }
-    glance_result_free(res);
-    glance_context_free(ctx);
     glance_geometry_free(geo);
     shot_cli_done(&shot);
 done:

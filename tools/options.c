@@ -88,6 +88,8 @@ static const char *group_of(const glance_option_info *info)
 {
     if (strcmp(info->group, "page") != 0)
         return "methods"; /* a method's own, classic's and score's too */
+    if (strcmp(info->key, "max_memory") == 0)
+        return "limits"; /* the command's worker process */
     if (info->flags & GLANCE_OPTION_LIMIT)
         return strcmp(info->key, "timeout") == 0 || strcmp(info->key, "connect_timeout") == 0 ||
                        strcmp(info->key, "max_redirects") == 0

@@ -7,8 +7,9 @@
  * options are every request's defaults and the ceilings of the limits a
  * client's query may lower (routes.c).
  *
- * SIGTERM (or SIGINT): stop accepting, finish every request already taken
- * (queued or running) and send its answer, then exit 0. */
+ * SIGTERM (or SIGINT): stop accepting, answer the requests still queued
+ * 503, let those on a worker finish within their budget (the worker is
+ * killed at it), send every answer, kill the workers, exit 0. */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
@@ -31,8 +32,8 @@
 
 static void usage(FILE *f)
 {
-    fputs("usage: glance serve [--listen HOST:PORT] [--workers N] [--queue N] [--budget S]\n"
-          "                    [--allow-host IP:PORT ...] [library options]\n"
+    fputs("usage: glance serve [--listen HOST:PORT] [--workers N] [--spare N] [--queue N]\n"
+          "                    [--budget S] [--allow-host IP:PORT ...] [library options]\n"
           "\n"
           "The reader-mode backend over HTTP:\n"
           "  GET  /read?url=U[&KEY=VALUE...]     a reader page: title, content, link to U\n"
@@ -48,16 +49,22 @@ static void usage(FILE *f)
           "refused, an unknown parameter included, is 400 \"badoption\".\n"
           "Errors are JSON: 400 bad URL or option, 403 address refused, 405 method,\n"
           "413 too large, 422 no main content or not HTML, 502 upstream failed, 503\n"
-          "busy (Retry-After), 504 upstream timed out.\n"
+          "busy (Retry-After), 504 upstream timed out or page over the budget.\n"
           "\n"
           "options:\n"
           "  --listen HOST:PORT  address to listen on (default 127.0.0.1:8080; port 0:\n"
           "                      any free one, printed on stdout)\n"
-          "  --workers N         workers, one glance context each (default: cores)\n"
+          "  --workers N         worker processes, one glance context each, each at most\n"
+          "                      --max-memory of address space (default: cores)\n"
+          "  --spare N           more worker processes that take requests only while every\n"
+          "                      worker is busy: a normal page is answered at once while\n"
+          "                      costly ones hold the workers until their budget (default 1)\n"
           "  --queue N           requests waiting for a worker at most; more get 503\n"
           "                      (default 4 x workers)\n"
-          "  --budget S          seconds a request may take, queue wait and fetch\n"
-          "                      included (default 30)\n"
+          "  --budget S          a request's whole time from its arrival, the wait for a\n"
+          "                      worker and the fetch included: waited out in the queue,\n"
+          "                      503; still on a worker, 504 (the worker process is\n"
+          "                      killed and a fresh one forked; default 30)\n"
           "  --allow-host IP:PORT  let this exact numeric address and port through the\n"
           "                      address policy (which refuses loopback, private and\n"
           "                      reserved addresses), checked on every connection;\n"
@@ -80,7 +87,9 @@ static void usage(FILE *f)
     cli_options_usage(f, "network");
     fputs("\nwhat a page may cost:\n", f);
     cli_options_usage(f, "limits");
-    fputs("\nSIGTERM or SIGINT: stop accepting, finish the requests taken, exit 0.\n", f);
+    fputs("\nSIGTERM or SIGINT: stop accepting, answer the queued requests 503, let those\n"
+          "being worked on finish within their budget, kill the workers, exit 0.\n",
+          f);
 }
 
 /* "HOST:PORT" or "[V6]:PORT" into a socket address. */
@@ -199,7 +208,7 @@ static const char *flag_value(const char *name, int argc, char **argv, int *i, i
 
 typedef struct settings {
     const char *listen_at;
-    int workers, queue; /* queue -1: 4 x workers */
+    int workers, spare, queue; /* queue -1: 4 x workers */
     double budget_s;
     char *allow;        /* --allow-host's, joined */
 } settings;
@@ -207,7 +216,8 @@ typedef struct settings {
 /* One of serve's own flags: 1 taken, 0 not one of them, -1 bad (said). */
 static int own_flag(settings *s, int argc, char **argv, int *i)
 {
-    static const char *const names[] = {"--listen", "--workers", "--queue", "--budget", "--allow-host"};
+    static const char *const names[] = {"--listen", "--workers", "--queue", "--budget", "--allow-host",
+                                        "--spare"};
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
         int missing = 0;
         const char *v = flag_value(names[k], argc, argv, i, &missing);
@@ -231,6 +241,8 @@ static int own_flag(settings *s, int argc, char **argv, int *i)
             s->queue = (int)d;
         else if (k == 3 && !(bad = d <= 0 || d > 3600))
             s->budget_s = d;
+        else if (k == 5 && !(bad = d < 0 || d > 256 || d != floor(d)))
+            s->spare = (int)d;
         if (bad) {
             fprintf(stderr, "glance serve: bad value for %s: '%s'\n", names[k], v);
             return -1;
@@ -300,10 +312,13 @@ static int wait_and_drain(server *srv, sigset_t *sigs)
     MHD_socket ls = MHD_quiesce_daemon(srv->d);
     if (ls != MHD_INVALID_SOCKET)
         close(ls);
-    /* in_flight falls as each answer is sent (serve_completed). */
+    /* Requests not yet on a worker are answered 503 now; a worker is
+     * killed at its request's budget: every answer is out within the
+     * budget. in_flight falls as each is sent (serve_completed). */
+    serve_workers_drain(srv->workers);
     struct timespec until;
     clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_sec += (time_t)(srv->budget_ms / 1000) + 10;
+    until.tv_sec += (time_t)(srv->budget_ms / 1000) + 2;
     pthread_mutex_lock(&srv->lock);
     while (srv->in_flight > 0)
         if (pthread_cond_timedwait(&srv->idle, &srv->lock, &until) == ETIMEDOUT)
@@ -316,7 +331,7 @@ static int wait_and_drain(server *srv, sigset_t *sigs)
 int cmd_serve(int argc, char **argv)
 {
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    settings s = {"127.0.0.1:8080", ncpu > 0 ? (int)ncpu : 2, -1, 30, NULL};
+    settings s = {"127.0.0.1:8080", ncpu > 0 ? (int)ncpu : 2, 1, -1, 30, NULL};
     server srv;
     memset(&srv, 0, sizeof srv);
     int code = EXIT_USAGE;
@@ -371,7 +386,14 @@ int cmd_serve(int argc, char **argv)
     code = EXIT_INTERNAL;
     pthread_mutex_init(&srv.lock, NULL);
     pthread_cond_init(&srv.idle, NULL);
-    if (!(srv.metrics = serve_metrics_new()) || !(srv.workers = serve_workers_start(s.workers, s.queue)))
+    char *mem = glance_options_get(srv.opts, "max_memory");
+    size_t max_memory = mem ? (size_t)strtoull(mem, NULL, 10) : 0;
+    free(mem);
+    /* The workers' zygote is forked here, before libmicrohttpd's thread
+     * and the dispatchers start. */
+    if (!(srv.metrics = serve_metrics_new()) ||
+        !(srv.workers = serve_workers_start(s.workers, s.spare, s.queue, srv.opts, srv.budget_ms,
+                                                   max_memory)))
         goto stop;
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_ALLOW_SUSPEND_RESUME |
                      MHD_USE_ITC | (v6 ? MHD_USE_IPv6 : 0);
@@ -387,9 +409,9 @@ int cmd_serve(int argc, char **argv)
     }
     srv.d = d;
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
-    printf("glance serve: listening on http://%.*s:%u (%d workers, queue %d)\n",
+    printf("glance serve: listening on http://%.*s:%u (%d workers, %d spare, queue %d)\n",
            (int)(strrchr(s.listen_at, ':') - s.listen_at), s.listen_at, info ? info->port : 0,
-           serve_workers_count(srv.workers), s.queue);
+           serve_workers_count(srv.workers), s.spare, s.queue);
     fflush(stdout);
 
     int left = wait_and_drain(&srv, &sigs);

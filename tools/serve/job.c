@@ -1,10 +1,11 @@
-/* tools/serve/: one job's work on a worker's glance context.
+/* tools/serve/: one job's work on a worker's glance context, in the
+ * worker process.
  *
- * A request's budget runs from its arrival: a job that waited it out is
- * answered 503 unrun, and the fetch, layout and extraction get what is
- * left (or less, when the server's or the client's options say less).
- * Layout cannot be interrupted inside litehtml; the page's size and depth
- * limits bound it instead. */
+ * A request's budget runs from its arrival (t0), the wait for a worker
+ * included: the fetch, layout and extraction get what is left (or less,
+ * when the server's or the client's options say less). Layout cannot be
+ * interrupted inside litehtml: the server kills the worker process when
+ * the budget is out (workers.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,9 +78,12 @@ void serve_job_run(glance_context *ctx, const serve_job *job, serve_answer *out)
         return;
     }
     /* The fetch gets what is left; layout and extraction as long again at
-     * most (the library counts their budget from the end of the fetch). */
+     * most (the library counts their budget from the end of the fetch).
+     * Less a margin: a fetch that times out is then answered 504 "timeout"
+     * by us, a moment before the server would kill us at the budget. */
+    left -= left / 10 < 250 ? left / 10 : 250;
     char ms[32];
-    snprintf(ms, sizeof ms, "%ldms", (long)left);
+    snprintf(ms, sizeof ms, "%ldms", (long)left < 1 ? 1L : (long)left);
     lower(o, "timeout", ms);
     lower(o, "connect_timeout", ms);
     lower(o, "time_budget", ms);

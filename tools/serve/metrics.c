@@ -94,7 +94,7 @@ void serve_metrics_response(serve_metrics *m, int endpoint, int code, double sec
     pthread_mutex_unlock(&m->lock);
 }
 
-char *serve_metrics_text(serve_metrics *m, int queued, int in_flight, int workers, size_t *len)
+char *serve_metrics_text(serve_metrics *m, const serve_worker_stats *ws, int in_flight, size_t *len)
 {
     base_buf s = BASE_BUF_INIT;
     pthread_mutex_lock(&m->lock);
@@ -149,12 +149,30 @@ char *serve_metrics_text(serve_metrics *m, int queued, int in_flight, int worker
     pthread_mutex_unlock(&m->lock);
     base_buf_puts(&s, "# HELP glance_queue_length Requests waiting for a worker.\n"
                       "# TYPE glance_queue_length gauge\n");
-    base_buf_printf(&s, "glance_queue_length %d\n", queued);
+    base_buf_printf(&s, "glance_queue_length %d\n", ws->queued);
     base_buf_puts(&s, "# HELP glance_in_flight Requests queued or being worked on.\n"
                       "# TYPE glance_in_flight gauge\n");
     base_buf_printf(&s, "glance_in_flight %d\n", in_flight);
-    base_buf_printf(&s, "# HELP glance_workers Workers, one glance context each.\n"
+    base_buf_printf(&s, "# HELP glance_workers Worker processes, one glance context each.\n"
                         "# TYPE glance_workers gauge\nglance_workers %d\n",
-                    workers);
+                    ws->workers);
+    base_buf_printf(&s, "# HELP glance_workers_busy Workers working on a request now.\n"
+                        "# TYPE glance_workers_busy gauge\nglance_workers_busy %d\n",
+                    ws->busy);
+    base_buf_printf(&s, "# HELP glance_workers_spare Spare worker processes, taking requests "
+                        "while every worker is busy.\n"
+                        "# TYPE glance_workers_spare gauge\nglance_workers_spare %d\n",
+                    ws->spares);
+    base_buf_printf(&s, "# HELP glance_workers_spare_busy Spares working on a request now.\n"
+                        "# TYPE glance_workers_spare_busy gauge\nglance_workers_spare_busy %d\n",
+                    ws->spares_busy);
+    base_buf_printf(&s, "# HELP glance_workers_killed_total Workers killed at their request's "
+                        "budget, or gone without an answer.\n"
+                        "# TYPE glance_workers_killed_total counter\nglance_workers_killed_total %lu\n",
+                    ws->killed);
+    base_buf_printf(&s, "# HELP glance_workers_respawned_total Workers forked in place of those.\n"
+                        "# TYPE glance_workers_respawned_total counter\n"
+                        "glance_workers_respawned_total %lu\n",
+                    ws->respawned);
     return base_buf_take(&s, len);
 }

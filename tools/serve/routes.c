@@ -147,11 +147,44 @@ static int answer_error(serve_answer *a, int code, const char *status, const cha
 
 /* ---- the routes that answer at once ------------------------------------- */
 
+/* ok (200); degraded (200, why): every regular worker busy (a spare, if
+ * any, takes the next request; none free: it waits), a worker busy for
+ * over half the budget, the queue half full or a worker missing;
+ * unavailable (503, why): no worker at all, or the queue full; stopping
+ * (503). */
 static int route_healthz(serve_req *r, serve_answer *a)
 {
-    const char *text = r->srv->stopping ? "stopping\n" : "ok\n";
-    *a = (serve_answer){r->srv->stopping ? 503 : 200, "text/plain; charset=utf-8", strdup(text),
-                        strlen(text), 0};
+    serve_worker_stats ws;
+    serve_workers_stats(r->srv->workers, &ws);
+    char text[320];
+    int code = 200;
+    int all = ws.workers + ws.spares, alive = all - ws.down;
+    int busy = ws.busy + ws.spares_busy;
+    if (r->srv->stopping) {
+        code = 503;
+        snprintf(text, sizeof text, "stopping\n");
+    } else if (alive <= 0 || ws.queued >= ws.queue_cap) {
+        code = 503;
+        snprintf(text, sizeof text,
+                 "unavailable: %s (%d of %d workers and %d of %d spares busy, %d queued of %d)\n",
+                 alive <= 0 ? "no worker running" : "the queue is full", ws.busy, ws.workers,
+                 ws.spares_busy, ws.spares, ws.queued, ws.queue_cap);
+    } else if (busy >= alive || ws.busy >= ws.workers || ws.busy_long ||
+               2 * ws.queued >= ws.queue_cap || ws.down) {
+        snprintf(text, sizeof text,
+                 "degraded: %s (%d of %d workers and %d of %d spares busy, %d past half the "
+                 "budget, %d queued of %d)\n",
+                 busy >= alive           ? "no worker free"
+                 : ws.busy >= ws.workers ? "every worker busy, a spare taking requests"
+                 : ws.busy_long          ? "workers busy past half their budget"
+                 : ws.down               ? "a worker could not be forked"
+                                         : "the queue is filling",
+                 ws.busy, ws.workers, ws.spares_busy, ws.spares, ws.busy_long, ws.queued,
+                 ws.queue_cap);
+    } else {
+        snprintf(text, sizeof text, "ok\n");
+    }
+    *a = (serve_answer){code, "text/plain; charset=utf-8", strdup(text), strlen(text), 0};
     if (!a->body)
         return answer_error(a, 500, "nomem", "out of memory");
     return SERVE_ANSWER;
@@ -164,8 +197,9 @@ static int route_metrics(serve_req *r, serve_answer *a)
     int in_flight = srv->in_flight;
     pthread_mutex_unlock(&srv->lock);
     size_t len = 0;
-    char *t = serve_metrics_text(srv->metrics, serve_workers_queued(srv->workers), in_flight,
-                                 serve_workers_count(srv->workers), &len);
+    serve_worker_stats ws;
+    serve_workers_stats(srv->workers, &ws);
+    char *t = serve_metrics_text(srv->metrics, &ws, in_flight, &len);
     if (!t)
         return answer_error(a, 500, "nomem", "out of memory");
     *a = (serve_answer){200, "text/plain; version=0.0.4; charset=utf-8", t, len, 0};

@@ -13,7 +13,8 @@
  *   metrics.c  the counters and their Prometheus text
  *
  * Threads: libmicrohttpd calls routes.c on its one polling thread; answers
- * come back from the workers on threads of their own (serve_done_fn). */
+ * come back from the workers' dispatcher threads (serve_done_fn). The
+ * work itself runs in worker processes (workers.c). */
 #ifndef GLANCE_TOOLS_SERVE_SERVE_H
 #define GLANCE_TOOLS_SERVE_SERVE_H
 
@@ -72,8 +73,8 @@ typedef struct serve_job {
     const char *charset;        /* its Content-Type's charset; NULL: none */
     const char *base;           /* where it came from (?base=); NULL: none */
     const glance_options *opts; /* the server's, with the client's on top */
-    double t0;                  /* arrival, base_now_ms() */
-    double budget_ms;           /* from t0, the wait for a worker included */
+    double t0;                  /* its arrival, base_now_ms() */
+    double budget_ms;           /* from t0 */
 } serve_job;
 
 /* Does `job` with `ctx` (the worker's own), its answer into `out`, always
@@ -104,20 +105,45 @@ typedef struct serve_workers serve_workers;
  * submitting thread: it must be safe to call from anywhere. */
 typedef void (*serve_done_fn)(void *cls, serve_answer *answer);
 
-/* `n` workers, each with a glance context of its own, and room for `queue`
- * jobs waiting for one. NULL when they cannot start (a line on stderr). */
-serve_workers *serve_workers_start(int n, int queue);
+/* `regular` worker processes and `spare` more that take a job only while
+ * every regular one is busy, each with a glance context of its own and an
+ * address space of `max_memory` bytes at most (0: none), and room for
+ * `queue` jobs waiting for one. `base` is the server's options (each job
+ * sends only what differs from them; borrowed until stop). A job is
+ * answered within `budget_ms` of its arrival (job.t0): 503 when it waited
+ * that long for a worker, 504 when a worker was still on it (the worker
+ * killed and replaced). Call it before any thread starts. NULL when they
+ * cannot start (a line on stderr). */
+serve_workers *serve_workers_start(int regular, int spare, int queue, const glance_options *base,
+                                   double budget_ms, size_t max_memory);
 
 /* Hands a job over: 0, and done(cls, answer) comes later; -1 when the
- * queue is full (done never comes). The job must live until done. */
+ * queue is full or the workers are draining (done never comes). The job
+ * must live until done. */
 int serve_workers_submit(serve_workers *w, const serve_job *job, serve_done_fn done, void *cls);
 
+/* The regular workers (spares not counted). */
 int serve_workers_count(const serve_workers *w);
 /* Jobs waiting for a worker now. */
 int serve_workers_queued(serve_workers *w);
 
-/* Finishes every job submitted (each gets its answer), then stops the
- * workers and frees them. */
+typedef struct serve_worker_stats {
+    int workers, busy;       /* the regular workers; those working on a job */
+    int spares, spares_busy; /* the spares; those working on a job */
+    int busy_long;           /* busy for over half the budget (spares too) */
+    int down;                /* no worker in its place (none could be forked) */
+    int queued, queue_cap;
+    unsigned long killed;    /* ended past their budget, or gone */
+    unsigned long respawned; /* forked in their place */
+} serve_worker_stats;
+void serve_workers_stats(serve_workers *w, serve_worker_stats *st);
+
+/* Stopping: the jobs queued are answered 503 at once (done is called from
+ * the caller's thread); those running end within their budget. */
+void serve_workers_drain(serve_workers *w);
+
+/* Answers every job still queued, stops the dispatchers, kills the worker
+ * processes and frees them. */
 void serve_workers_stop(serve_workers *w);
 
 /* ---- the routes (routes.c) ---------------------------------------------- */
@@ -181,6 +207,6 @@ void serve_metrics_response(serve_metrics *m, int endpoint, int code, double sec
 void serve_metrics_rejected(serve_metrics *m);
 /* The Prometheus text, with the gauges given; malloc'd, NULL when out of
  * memory. */
-char *serve_metrics_text(serve_metrics *m, int queued, int in_flight, int workers, size_t *len);
+char *serve_metrics_text(serve_metrics *m, const serve_worker_stats *ws, int in_flight, size_t *len);
 
 #endif

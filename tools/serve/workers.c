@@ -1,15 +1,40 @@
 /* tools/serve/: the queue and the workers.
  *
- * The workers are threads, each with its own glance_context (a context is
- * single-threaded), taking jobs in order from one bounded queue. A full
- * queue refuses at once (back-pressure: the client hears "later" instead of
- * waiting behind a queue that cannot drain). This file alone knows they are
- * threads: the interface in serve.h (submit, an answer back, the count,
- * stop) is what a pool of worker processes would offer too. */
+ * The workers are processes (tools/isolate.h), forked by a zygote that the
+ * server starts before any thread: each makes its own glance context and
+ * runs with an address-space limit (max_memory) and a CPU limit per job.
+ * In the server, one dispatcher thread per worker takes jobs in order from
+ * one bounded queue, sends a job to its worker over a socket (the kind,
+ * the page or its URL, the options that differ from the server's), and
+ * waits for the answer (status, type, body) until the job's budget is
+ * spent. Past it the answer is 504, the worker is SIGKILLed and a fresh one
+ * forked in its place: litehtml cannot be interrupted inside a call, a
+ * process can. A full queue refuses at once (back-pressure: the client
+ * hears "later" instead of waiting behind a queue that cannot drain).
+ *
+ * The budget is a request's whole time from its arrival: a job that
+ * waited it out for a worker is answered 503 unrun, and a worker gets what
+ * is left of it (then 504). So every request is answered within its budget
+ * (and the moment a kill takes), whatever the pages do.
+ *
+ * Spares: `spare` more worker processes, forked with the others, whose
+ * dispatchers take a job only while every regular worker is busy. A few
+ * costly pages can hold the regular workers until their budget; a spare
+ * answers a normal page meanwhile at once instead of after that budget. A
+ * spare is only one more process, not a promise: as many costly pages as
+ * there are workers and spares hold them all, each until its budget.
+ *
+ * This file alone knows what a worker is. */
+#define _GNU_SOURCE
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
+#include "base/buf.h"
+#include "base/clock.h"
+#include "tools/isolate.h"
 #include "tools/serve/serve.h"
 
 typedef struct item {
@@ -19,23 +44,223 @@ typedef struct item {
     struct item *next;
 } item;
 
+typedef struct slot {
+    int fd;        /* to its worker; -1: none */
+    pid_t pid;
+    double since;  /* busy since (base_now_ms); 0: idle */
+} slot;
+
 struct serve_workers {
     pthread_mutex_t lock;
     pthread_cond_t cond; /* a job queued, or quitting */
     item *head, *tail;
     int queued, cap;
     int quit;            /* leave once the queue is empty */
-    int n;               /* threads started */
+    int draining;        /* stopping: jobs not yet started are answered 503 */
+    int n;               /* dispatchers started */
+    int regular;         /* slots [0, regular) are the workers, the rest spares */
     pthread_t *threads;
+    slot *slots;
+    int nslots;
+    isolate *z;
+    const glance_options *base; /* the server's options (the workers have a copy) */
+    double budget_ms;
+    unsigned long killed, respawned;
 };
 
-static void *worker_main(void *arg)
+typedef struct dispatch_arg {
+    serve_workers *w;
+    int i;
+} dispatch_arg;
+
+/* ---- in the worker process ---------------------------------------------- */
+
+static const char *const ctypes[] = {
+    "application/json", "text/html; charset=utf-8", "image/png", "text/plain; charset=utf-8",
+    "text/plain",
+};
+#define N_CTYPES (int)(sizeof ctypes / sizeof ctypes[0])
+
+/* The worker: jobs in, answers out, until the server closes the socket. */
+static int worker_main(void *arg, int fd)
 {
     serve_workers *w = arg;
     glance_context *ctx = glance_context_new();
     for (;;) {
+        char **f;
+        size_t *l;
+        int n;
+        if (isolate_recv(fd, 0, &f, &l, &n) != 1)
+            break;
+        serve_answer a;
+        memset(&a, 0, sizeof a);
+        int kind = 0, has_url = 0, has_charset = 0, has_base = 0;
+        double t0 = 0, budget = 0;
+        glance_options *o = NULL;
+        if (n != 7 || sscanf(f[0], "%d %d %d %d %lf %lf", &kind, &has_url, &has_charset, &has_base,
+                             &t0, &budget) != 6 ||
+            !(o = glance_options_copy(w->base))) {
+            serve_error(&a, 500, "internal", "a bad job reached the worker");
+        } else {
+            /* The options that differ from the server's: "key\0value\0"... */
+            for (size_t p = 0; p < l[6];) {
+                const char *k = f[6] + p, *v = k + strlen(k) + 1;
+                (void)glance_options_set(o, k, v);
+                p = (size_t)(v - f[6]) + strlen(v) + 1;
+            }
+            serve_job job = {.kind = (serve_kind)kind, .url = has_url ? f[1] : NULL, .body = f[2],
+                             .len = l[2], .charset = has_charset ? f[4] : NULL,
+                             .base = has_base ? f[5] : NULL, .opts = o, .t0 = t0, .budget_ms = budget};
+            /* The server kills us at the budget; the CPU limit is the
+             * backstop should it not. */
+            isolate_cpu_limit(budget / 1000 + 2);
+            if (ctx)
+                serve_job_run(ctx, &job, &a);
+            else
+                serve_error(&a, 500, "fonts", "cannot set up fonts");
+        }
+        glance_options_free(o);
+        isolate_fields_free(f, l, n);
+        int ct = 0;
+        while (ct < N_CTYPES && !(a.ctype && strcmp(a.ctype, ctypes[ct]) == 0))
+            ct++;
+        char head[64];
+        snprintf(head, sizeof head, "%d %d %d", a.code, a.retry_after, ct);
+        isolate_field out[2] = {{head, strlen(head)}, {a.body, a.body ? a.len : 0}};
+        int bad = isolate_send(fd, out, 2);
+        free(a.body);
+        if (bad)
+            break;
+    }
+    glance_context_free(ctx);
+    return 0;
+}
+
+/* ---- in the server ------------------------------------------------------ */
+
+/* The options of `job` that differ from the server's, as "key\0value\0". */
+static void options_diff(const glance_options *base, const glance_options *o, base_buf *out)
+{
+    for (int i = 0; i < glance_option_count(); i++) {
+        glance_option_info info;
+        info.size = sizeof info;
+        if (glance_option_describe(i, &info) != GLANCE_OK)
+            break;
+        char *a = glance_options_get(o, info.key), *b = glance_options_get(base, info.key);
+        if (a && (!b || strcmp(a, b) != 0)) {
+            base_buf_add(out, info.key, strlen(info.key) + 1);
+            base_buf_add(out, a, strlen(a) + 1);
+        }
+        free(a);
+        free(b);
+    }
+}
+
+static int send_job(serve_workers *w, slot *s, const serve_job *job)
+{
+    double t0 = job->t0; /* the arrival: the worker gets what is left */
+    char head[128];
+    snprintf(head, sizeof head, "%d %d %d %d %.3f %.3f", (int)job->kind, job->url != NULL,
+             job->charset != NULL, job->base != NULL, t0, w->budget_ms);
+    base_buf diff = BASE_BUF_INIT;
+    options_diff(w->base, job->opts, &diff);
+    const char *u = job->url ? job->url : "", *c = job->charset ? job->charset : "",
+               *b = job->base ? job->base : "";
+    isolate_field f[7] = {{head, strlen(head)}, {u, strlen(u)}, {job->body, job->body ? job->len : 0},
+                          {"", 0}, {c, strlen(c)}, {b, strlen(b)}, {diff.data, diff.len}};
+    int r = diff.oom ? -1 : isolate_send(s->fd, f, 7);
+    base_buf_free(&diff);
+    return r;
+}
+
+static int respawn(serve_workers *w, slot *s)
+{
+    if (isolate_spawn(w->z, &s->fd, &s->pid) != 0) {
+        s->fd = -1;
+        s->pid = 0;
+        return -1;
+    }
+    return 0;
+}
+
+/* The worker of `s` is done with: killed (if it still runs) and reaped;
+ * its wait status. */
+static int end_worker(serve_workers *w, slot *s)
+{
+    int status = isolate_kill(w->z, s->pid);
+    close(s->fd);
+    s->fd = -1;
+    s->pid = 0;
+    return status;
+}
+
+/* One job on the worker of slot `s`: its answer into `a`. 1 when the
+ * worker had to be ended (killed or gone). */
+static int run_on_worker(serve_workers *w, slot *s, const serve_job *job, serve_answer *a)
+{
+    int reader = job->kind == SERVE_READ;
+    double deadline = job->t0 + w->budget_ms;
+    if (base_now_ms() >= deadline - 1) {
+        serve_error_as(a, reader, 503, "busy", "waited for a worker for the whole time budget",
+                       job->url);
+        a->retry_after = 1;
+        return 0;
+    }
+    if (s->fd < 0 && respawn(w, s) != 0) {
+        serve_error_as(a, reader, 503, "busy", "no worker could be started", job->url);
+        a->retry_after = 1;
+        return 0;
+    }
+    char **f = NULL;
+    size_t *l = NULL;
+    int n = 0, r = -1;
+    if (send_job(w, s, job) == 0)
+        r = isolate_recv(s->fd, deadline, &f, &l, &n);
+    int code, retry, ct;
+    if (r == 1 && n == 2 && sscanf(f[0], "%d %d %d", &code, &retry, &ct) == 3) {
+        *a = (serve_answer){code, ct >= 0 && ct < N_CTYPES ? ctypes[ct] : "application/octet-stream",
+                            l[1] ? f[1] : NULL, l[1], retry};
+        if (l[1])
+            f[1] = NULL; /* taken */
+        isolate_fields_free(f, l, n);
+        return 0;
+    }
+    isolate_fields_free(f, l, n);
+    int status = end_worker(w, s);
+    char msg[200];
+    if (r == 0) {
+        snprintf(msg, sizeof msg,
+                 "page too costly: still being worked on at the time budget of %.0f ms (--budget); "
+                 "its worker was stopped",
+                 w->budget_ms);
+        serve_error_as(a, reader, 504, glance_status_name(GLANCE_ECOSTLY), msg, job->url);
+    } else {
+        snprintf(msg, sizeof msg, "the page could not be finished: %s", isolate_why(status));
+        serve_error_as(a, reader, 500, "internal", msg, job->url);
+    }
+    return 1;
+}
+
+/* Every regular worker busy (or missing): the spares may take jobs. Under
+ * the lock. */
+static int regulars_busy(const serve_workers *w)
+{
+    for (int i = 0; i < w->regular; i++)
+        if (w->slots[i].since <= 0 && w->slots[i].fd >= 0)
+            return 0;
+    return 1;
+}
+
+static void *dispatcher(void *arg)
+{
+    dispatch_arg *da = arg;
+    serve_workers *w = da->w;
+    int spare = da->i >= w->regular;
+    slot *s = &w->slots[da->i];
+    free(da);
+    for (;;) {
         pthread_mutex_lock(&w->lock);
-        while (!w->head && !w->quit)
+        while (!w->quit && !(w->head && (!spare || regulars_busy(w))))
             pthread_cond_wait(&w->cond, &w->lock);
         item *it = w->head;
         if (it) {
@@ -43,39 +268,84 @@ static void *worker_main(void *arg)
             if (!w->head)
                 w->tail = NULL;
             w->queued--;
+            s->since = base_now_ms(); /* busy from here, for the spares and /healthz */
+            /* A regular worker busy now: a spare may be wanted. */
+            pthread_cond_broadcast(&w->cond);
         }
+        int draining = w->draining;
         pthread_mutex_unlock(&w->lock);
         if (!it)
             break;
         serve_answer a;
-        if (ctx)
-            serve_job_run(ctx, it->job, &a);
-        else
-            serve_error(&a, 500, "fonts", "cannot set up fonts");
-        /* Outside the lock: the callback may take locks of its own. */
+        int ended = 0;
+        if (draining) {
+            serve_error_as(&a, it->job->kind == SERVE_READ, 503, "busy",
+                           "the server is shutting down", it->job->url);
+            a.retry_after = 1;
+        } else {
+            ended = run_on_worker(w, s, it->job, &a);
+        }
+        pthread_mutex_lock(&w->lock);
+        w->killed += ended;
+        pthread_mutex_unlock(&w->lock);
+        /* Outside the lock: the callback may take locks of its own. The
+         * answer first, then a fresh worker (the slot counts as busy until
+         * it is forked). */
         it->done(it->cls, &a);
         free(it);
+        int again = ended && !draining && respawn(w, s) == 0;
+        pthread_mutex_lock(&w->lock);
+        w->respawned += again;
+        s->since = 0;
+        pthread_mutex_unlock(&w->lock);
     }
-    glance_context_free(ctx);
     return NULL;
 }
 
-serve_workers *serve_workers_start(int n, int queue)
+serve_workers *serve_workers_start(int regular, int spare, int queue, const glance_options *base,
+                                   double budget_ms, size_t max_memory)
 {
+    int n = regular + spare;
     serve_workers *w = calloc(1, sizeof *w);
-    if (!w || !(w->threads = calloc((size_t)n, sizeof *w->threads))) {
+    if (!w || !(w->threads = calloc((size_t)n, sizeof *w->threads)) ||
+        !(w->slots = calloc((size_t)n, sizeof *w->slots))) {
+        if (w)
+            free(w->threads);
         free(w);
         fprintf(stderr, "glance serve: out of memory\n");
         return NULL;
     }
     w->cap = queue;
+    w->regular = regular;
+    w->base = base;
+    w->budget_ms = budget_ms;
     pthread_mutex_init(&w->lock, NULL);
     pthread_cond_init(&w->cond, NULL);
-    /* One glance context per worker holds fonts; curl's process-wide set-up
-     * is reference-counted by the contexts. */
-    for (; w->n < n; w->n++)
-        if (pthread_create(&w->threads[w->n], NULL, worker_main, w) != 0)
+    w->nslots = n;
+    for (int i = 0; i < n; i++)
+        w->slots[i].fd = -1;
+    /* The zygote first, while this process has no thread. */
+    if (!(w->z = isolate_start(worker_main, w, max_memory))) {
+        fprintf(stderr, "glance serve: cannot start the workers\n");
+        serve_workers_stop(w);
+        return NULL;
+    }
+    for (int i = 0; i < n; i++)
+        if (respawn(w, &w->slots[i]) != 0) {
+            fprintf(stderr, "glance serve: cannot start the workers\n");
+            serve_workers_stop(w);
+            return NULL;
+        }
+    for (; w->n < n; w->n++) {
+        dispatch_arg *da = malloc(sizeof *da);
+        if (!da)
             break;
+        *da = (dispatch_arg){w, w->n};
+        if (pthread_create(&w->threads[w->n], NULL, dispatcher, da) != 0) {
+            free(da);
+            break;
+        }
+    }
     if (w->n < n) {
         fprintf(stderr, "glance serve: cannot start the workers\n");
         serve_workers_stop(w);
@@ -91,7 +361,7 @@ int serve_workers_submit(serve_workers *w, const serve_job *job, serve_done_fn d
         return -1;
     *it = (item){job, done, cls, NULL};
     pthread_mutex_lock(&w->lock);
-    if (w->queued >= w->cap || w->quit) {
+    if (w->queued >= w->cap || w->quit || w->draining) {
         pthread_mutex_unlock(&w->lock);
         free(it);
         return -1;
@@ -102,14 +372,14 @@ int serve_workers_submit(serve_workers *w, const serve_job *job, serve_done_fn d
         w->head = it;
     w->tail = it;
     w->queued++;
-    pthread_cond_signal(&w->cond);
+    pthread_cond_broadcast(&w->cond); /* a spare's dispatcher may not take it */
     pthread_mutex_unlock(&w->lock);
     return 0;
 }
 
 int serve_workers_count(const serve_workers *w)
 {
-    return w->n;
+    return w->regular;
 }
 
 int serve_workers_queued(serve_workers *w)
@@ -118,6 +388,54 @@ int serve_workers_queued(serve_workers *w)
     int n = w->queued;
     pthread_mutex_unlock(&w->lock);
     return n;
+}
+
+void serve_workers_stats(serve_workers *w, serve_worker_stats *st)
+{
+    double now = base_now_ms();
+    memset(st, 0, sizeof *st);
+    pthread_mutex_lock(&w->lock);
+    st->workers = w->regular;
+    st->spares = w->n - w->regular;
+    st->queued = w->queued;
+    st->queue_cap = w->cap;
+    st->killed = w->killed;
+    st->respawned = w->respawned;
+    for (int i = 0; i < w->n; i++) {
+        const slot *s = &w->slots[i];
+        int spare = i >= w->regular;
+        if (s->since > 0) {
+            if (spare)
+                st->spares_busy++;
+            else
+                st->busy++;
+            if (now - s->since > w->budget_ms / 2)
+                st->busy_long++;
+        } else if (s->fd < 0) {
+            st->down++;
+        }
+    }
+    pthread_mutex_unlock(&w->lock);
+}
+
+void serve_workers_drain(serve_workers *w)
+{
+    pthread_mutex_lock(&w->lock);
+    w->draining = 1;
+    item *it = w->head; /* the jobs no worker took: 503 now, not when one is free */
+    w->head = w->tail = NULL;
+    w->queued = 0;
+    pthread_mutex_unlock(&w->lock);
+    while (it) {
+        item *next = it->next;
+        serve_answer a;
+        serve_error_as(&a, it->job->kind == SERVE_READ, 503, "busy", "the server is shutting down",
+                       it->job->url);
+        a.retry_after = 1;
+        it->done(it->cls, &a);
+        free(it);
+        it = next;
+    }
 }
 
 void serve_workers_stop(serve_workers *w)
@@ -130,8 +448,13 @@ void serve_workers_stop(serve_workers *w)
     pthread_mutex_unlock(&w->lock);
     for (int i = 0; i < w->n; i++)
         pthread_join(w->threads[i], NULL);
+    for (int i = 0; w->slots && i < w->nslots; i++)
+        if (w->slots[i].fd >= 0)
+            close(w->slots[i].fd);
+    isolate_stop(w->z); /* kills the workers left */
     pthread_cond_destroy(&w->cond);
     pthread_mutex_destroy(&w->lock);
     free(w->threads);
+    free(w->slots);
     free(w);
 }

@@ -1,0 +1,475 @@
+/* tools/: worker processes forked by a zygote (isolate.h). */
+#define _GNU_SOURCE
+#include "tools/isolate.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/clock.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define ISOLATE_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ISOLATE_ASAN 1
+#endif
+#endif
+#ifndef ISOLATE_ASAN
+#define ISOLATE_ASAN 0
+#endif
+
+int isolate_asan(void)
+{
+    return ISOLATE_ASAN;
+}
+
+struct isolate {
+    int fd;        /* to the zygote: SOCK_SEQPACKET */
+    pid_t pid;     /* the zygote */
+    pthread_mutex_t lock;
+};
+
+typedef struct zreq {
+    char op;       /* 'S' spawn, 'K' kill */
+    pid_t pid;
+} zreq;
+
+typedef struct zans {
+    pid_t pid;
+    int status;    /* 'K': the wait status; 'S': 0, or -1 */
+} zans;
+
+/* ---- the zygote --------------------------------------------------------- */
+
+static void die_with_parent(pid_t parent)
+{
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent)
+        _exit(1);
+}
+
+static void limit_memory(size_t max_memory)
+{
+    if (max_memory && !ISOLATE_ASAN) {
+        struct rlimit rl = {max_memory, max_memory};
+        setrlimit(RLIMIT_AS, &rl);
+    }
+}
+
+static void worker(isolate_main_fn fn, void *arg, int fd, size_t max_memory, pid_t zygote)
+{
+    die_with_parent(zygote);
+    limit_memory(max_memory);
+    _exit(fn(arg, fd));
+}
+
+static void zygote(int zfd, isolate_main_fn fn, void *arg, size_t max_memory, pid_t parent)
+{
+    die_with_parent(parent);
+    pid_t *kids = NULL;
+    size_t n = 0, cap = 0;
+    for (;;) {
+        zreq q;
+        ssize_t r = recv(zfd, &q, sizeof q, 0);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r != (ssize_t)sizeof q)
+            break;
+        zans a = {0, 0};
+        if (q.op == 'S') {
+            int sv[2];
+            a.status = -1;
+            if (n == cap) {
+                size_t c = cap ? 2 * cap : 16;
+                pid_t *k = realloc(kids, c * sizeof *k);
+                if (k) {
+                    kids = k;
+                    cap = c;
+                }
+            }
+            if (n < cap && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == 0) {
+                pid_t me = getpid();
+                pid_t p = fork();
+                if (p == 0) {
+                    close(zfd);
+                    close(sv[0]);
+                    free(kids);
+                    worker(fn, arg, sv[1], max_memory, me);
+                }
+                close(sv[1]);
+                if (p > 0) {
+                    kids[n++] = p;
+                    a.pid = p;
+                    a.status = 0;
+                    char cbuf[CMSG_SPACE(sizeof(int))];
+                    memset(cbuf, 0, sizeof cbuf);
+                    struct iovec iov = {&a, sizeof a};
+                    struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf,
+                                        .msg_controllen = sizeof cbuf};
+                    struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
+                    c->cmsg_level = SOL_SOCKET;
+                    c->cmsg_type = SCM_RIGHTS;
+                    c->cmsg_len = CMSG_LEN(sizeof(int));
+                    memcpy(CMSG_DATA(c), &sv[0], sizeof(int));
+                    sendmsg(zfd, &mh, MSG_NOSIGNAL);
+                    close(sv[0]);
+                    continue;
+                }
+                close(sv[0]);
+            }
+            send(zfd, &a, sizeof a, MSG_NOSIGNAL);
+        } else if (q.op == 'K') {
+            a.pid = q.pid;
+            a.status = -1;
+            for (size_t i = 0; i < n; i++)
+                if (kids[i] == q.pid) { /* ours and not reaped: the pid is still its */
+                    kill(q.pid, SIGKILL);
+                    while (waitpid(q.pid, &a.status, 0) < 0 && errno == EINTR)
+                        ;
+                    kids[i] = kids[--n];
+                    break;
+                }
+            send(zfd, &a, sizeof a, MSG_NOSIGNAL);
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        kill(kids[i], SIGKILL);
+    for (size_t i = 0; i < n; i++)
+        waitpid(kids[i], NULL, 0);
+    _exit(0);
+}
+
+isolate *isolate_start(isolate_main_fn fn, void *arg, size_t max_memory)
+{
+    isolate *z = calloc(1, sizeof *z);
+    int sv[2];
+    if (!z || socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0) {
+        free(z);
+        return NULL;
+    }
+    fflush(NULL); /* nothing buffered is written twice */
+    pid_t parent = getpid();
+    pid_t p = fork();
+    if (p == 0) {
+        close(sv[0]);
+        zygote(sv[1], fn, arg, max_memory, parent);
+    }
+    close(sv[1]);
+    if (p < 0) {
+        close(sv[0]);
+        free(z);
+        return NULL;
+    }
+    z->fd = sv[0];
+    z->pid = p;
+    pthread_mutex_init(&z->lock, NULL);
+    return z;
+}
+
+int isolate_spawn(isolate *z, int *fd, pid_t *pid)
+{
+    zreq q = {'S', 0};
+    zans a = {0, -1};
+    char cbuf[CMSG_SPACE(sizeof(int))];
+    struct iovec iov = {&a, sizeof a};
+    struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf,
+                        .msg_controllen = sizeof cbuf};
+    pthread_mutex_lock(&z->lock);
+    ssize_t r = -1;
+    if (send(z->fd, &q, sizeof q, MSG_NOSIGNAL) == (ssize_t)sizeof q)
+        while ((r = recvmsg(z->fd, &mh, MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR)
+            ;
+    pthread_mutex_unlock(&z->lock);
+    if (r != (ssize_t)sizeof a || a.status != 0)
+        return -1;
+    struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
+    if (!c || c->cmsg_type != SCM_RIGHTS)
+        return -1;
+    memcpy(fd, CMSG_DATA(c), sizeof(int));
+    *pid = a.pid;
+    return 0;
+}
+
+int isolate_kill(isolate *z, pid_t pid)
+{
+    zreq q = {'K', pid};
+    zans a = {0, -1};
+    pthread_mutex_lock(&z->lock);
+    ssize_t r = -1;
+    if (send(z->fd, &q, sizeof q, MSG_NOSIGNAL) == (ssize_t)sizeof q)
+        while ((r = recv(z->fd, &a, sizeof a, 0)) < 0 && errno == EINTR)
+            ;
+    pthread_mutex_unlock(&z->lock);
+    return r == (ssize_t)sizeof a ? a.status : -1;
+}
+
+void isolate_stop(isolate *z)
+{
+    if (!z)
+        return;
+    close(z->fd); /* the zygote kills what is left and leaves */
+    while (waitpid(z->pid, NULL, 0) < 0 && errno == EINTR)
+        ;
+    pthread_mutex_destroy(&z->lock);
+    free(z);
+}
+
+int isolate_run(int (*fn)(void *arg), void *arg, size_t max_memory, double deadline_ms,
+                int *status)
+{
+    fflush(NULL); /* nothing buffered is written twice */
+    pid_t parent = getpid();
+    pid_t p = fork();
+    if (p < 0)
+        return -1;
+    if (p == 0) {
+        die_with_parent(parent);
+        limit_memory(max_memory);
+        int code = fn(arg);
+        fflush(NULL);
+        _exit(code);
+    }
+    /* Polled: a few ms late at most, and no signal handler to set up. */
+    for (unsigned k = 0;; k++) {
+        pid_t r = waitpid(p, status, WNOHANG);
+        if (r == p)
+            return 1;
+        if (r < 0 && errno != EINTR)
+            return -1;
+        if (deadline_ms > 0 && base_now_ms() >= deadline_ms) {
+            kill(p, SIGKILL);
+            while (waitpid(p, status, 0) < 0 && errno == EINTR)
+                ;
+            return 0;
+        }
+        struct timespec ts = {0, (k < 100 ? 1 : 5) * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+}
+
+/* ---- a pool of workers for the threads of a command ----------------------- */
+
+typedef struct pool_slot {
+    int fd; /* -1: none yet, or killed */
+    pid_t pid;
+    int busy;
+} pool_slot;
+
+struct isolate_pool {
+    isolate *z;
+    pthread_mutex_t lock;
+    pool_slot *slots;
+    int n;
+};
+
+isolate_pool *isolate_pool_start(isolate_main_fn fn, void *arg, size_t max_memory, int n)
+{
+    isolate_pool *p = calloc(1, sizeof *p);
+    if (!p || n < 1 || !(p->slots = calloc((size_t)n, sizeof *p->slots)) ||
+        !(p->z = isolate_start(fn, arg, max_memory))) {
+        if (p)
+            free(p->slots);
+        free(p);
+        return NULL;
+    }
+    p->n = n;
+    for (int i = 0; i < n; i++)
+        p->slots[i].fd = -1;
+    pthread_mutex_init(&p->lock, NULL);
+    return p;
+}
+
+int isolate_pool_call(isolate_pool *p, const isolate_field *q, int nq, double deadline_ms,
+                      char ***fields, size_t **lens, int *n, int *status)
+{
+    *fields = NULL;
+    *lens = NULL;
+    *n = 0;
+    *status = -1;
+    pthread_mutex_lock(&p->lock);
+    pool_slot *s = NULL;
+    for (int i = 0; i < p->n && !s; i++)
+        if (!p->slots[i].busy)
+            s = &p->slots[i];
+    if (s)
+        s->busy = 1;
+    pthread_mutex_unlock(&p->lock);
+    if (!s)
+        return -1; /* more calls at once than workers: the caller's error */
+    int r = -1;
+    if (s->fd >= 0 || isolate_spawn(p->z, &s->fd, &s->pid) == 0) {
+        if (isolate_send(s->fd, q, nq) == 0)
+            r = isolate_recv(s->fd, deadline_ms, fields, lens, n);
+        if (r != 1) {
+            *status = isolate_kill(p->z, s->pid);
+            close(s->fd);
+            s->fd = -1; /* a fresh worker next time */
+        }
+    } else {
+        s->fd = -1;
+    }
+    pthread_mutex_lock(&p->lock);
+    s->busy = 0;
+    pthread_mutex_unlock(&p->lock);
+    return r == 1 ? 1 : r == 0 ? 0 : -1;
+}
+
+void isolate_pool_stop(isolate_pool *p)
+{
+    if (!p)
+        return;
+    for (int i = 0; i < p->n; i++)
+        if (p->slots[i].fd >= 0)
+            close(p->slots[i].fd);
+    isolate_stop(p->z);
+    pthread_mutex_destroy(&p->lock);
+    free(p->slots);
+    free(p);
+}
+
+/* ---- messages ----------------------------------------------------------- */
+
+static int write_all(int fd, const void *p, size_t n)
+{
+    const char *c = p;
+    while (n) {
+        ssize_t w = send(fd, c, n, MSG_NOSIGNAL);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        c += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+static int read_all(int fd, void *p, size_t n)
+{
+    char *c = p;
+    while (n) {
+        ssize_t r = read(fd, c, n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return -1;
+        c += r;
+        n -= (size_t)r;
+    }
+    return 0;
+}
+
+int isolate_send(int fd, const isolate_field *f, int n)
+{
+    uint32_t k = (uint32_t)n;
+    if (write_all(fd, &k, sizeof k) != 0)
+        return -1;
+    for (int i = 0; i < n; i++) {
+        uint64_t len = f[i].len;
+        if (write_all(fd, &len, sizeof len) != 0 || (len && write_all(fd, f[i].data, len) != 0))
+            return -1;
+    }
+    return 0;
+}
+
+void isolate_fields_free(char **fields, size_t *lens, int n)
+{
+    for (int i = 0; fields && i < n; i++)
+        free(fields[i]);
+    free(fields);
+    free(lens);
+}
+
+int isolate_recv(int fd, double deadline_ms, char ***fields, size_t **lens, int *n)
+{
+    *fields = NULL;
+    *lens = NULL;
+    *n = 0;
+    for (;;) {
+        int timeout = -1;
+        if (deadline_ms > 0) {
+            double left = deadline_ms - base_now_ms();
+            if (left <= 0)
+                return 0;
+            timeout = left > 1e9 ? 1000000000 : (int)left + 1;
+        }
+        struct pollfd p = {fd, POLLIN, 0};
+        int r = poll(&p, 1, timeout);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            return -1;
+        if (r > 0)
+            break;
+    }
+    uint32_t k;
+    if (read_all(fd, &k, sizeof k) != 0 || k > 64)
+        return -1;
+    char **f = calloc(k ? k : 1, sizeof *f);
+    size_t *l = calloc(k ? k : 1, sizeof *l);
+    if (!f || !l) {
+        free(f);
+        free(l);
+        return -1;
+    }
+    for (uint32_t i = 0; i < k; i++) {
+        uint64_t len;
+        if (read_all(fd, &len, sizeof len) != 0 || len > ((uint64_t)1 << 40) ||
+            !(f[i] = malloc((size_t)len + 1)) || read_all(fd, f[i], (size_t)len) != 0) {
+            isolate_fields_free(f, l, (int)k);
+            return -1;
+        }
+        f[i][len] = '\0';
+        l[i] = (size_t)len;
+    }
+    *fields = f;
+    *lens = l;
+    *n = (int)k;
+    return 1;
+}
+
+/* ---- within a worker ---------------------------------------------------- */
+
+void isolate_cpu_limit(double seconds)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_CPU, &rl) != 0)
+        return;
+    if (seconds <= 0) {
+        rl.rlim_cur = rl.rlim_max;
+    } else {
+        struct rusage ru;
+        getrusage(RUSAGE_SELF, &ru);
+        double used = (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec + 1;
+        rlim_t want = (rlim_t)(used + seconds + 0.999);
+        rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || want < rl.rlim_max ? want : rl.rlim_max;
+    }
+    setrlimit(RLIMIT_CPU, &rl);
+}
+
+const char *isolate_why(int status)
+{
+    if (status == -1)
+        return "its worker ended";
+    if (WIFSIGNALED(status)) {
+        int s = WTERMSIG(status);
+        if (s == SIGXCPU)
+            return "its worker was stopped over the CPU limit";
+        if (s == SIGABRT || s == SIGSEGV || s == SIGBUS)
+            return "its worker crashed (over the memory limit, max_memory?)";
+        return "its worker was killed";
+    }
+    return "its worker ended without an answer";
+}

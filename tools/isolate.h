@@ -1,0 +1,98 @@
+/* tools/: pages worked on in worker processes that can be killed.
+ *
+ * litehtml cannot be interrupted inside a call, so the time budget of the
+ * library (checked between stages) cannot stop a page that is cheap to send
+ * and costly to lay out. A worker process can be stopped: the commands send
+ * a page to a worker over a socket, wait for its answer until a deadline,
+ * and SIGKILL it when the deadline passes; a fresh worker takes its place.
+ *
+ * The workers are forked by a small "zygote" process, itself forked by
+ * isolate_start before the command starts any thread: a worker is never
+ * forked from a process with threads. The zygote holds nothing but what
+ * the command had when it started it (its options, its list of pages), so
+ * a worker begins with that and makes its own glance context. The zygote
+ * also reaps the workers it kills, so a pid is never reused under us.
+ *
+ * Each worker runs with an address-space limit (RLIMIT_AS, max_memory),
+ * left out when built with AddressSanitizer: ASan reserves terabytes of
+ * virtual space and cannot start under such a limit. The worker may set a
+ * CPU limit of its own per page (isolate_cpu_limit). */
+#ifndef GLANCE_TOOLS_ISOLATE_H
+#define GLANCE_TOOLS_ISOLATE_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* 1 when built with AddressSanitizer (the address-space limit is skipped). */
+int isolate_asan(void);
+
+/* The worker's loop: reads requests from `fd` and answers them until EOF;
+ * its return is the worker's exit code. Runs in the worker process. */
+typedef int (*isolate_main_fn)(void *arg, int fd);
+
+typedef struct isolate isolate;
+
+/* Forks the zygote now (call it before any thread starts). max_memory:
+ * each worker's address space in bytes (0: none). NULL when it cannot. */
+isolate *isolate_start(isolate_main_fn fn, void *arg, size_t max_memory);
+
+/* A new worker: its socket (the caller's to close) and pid. 0, or -1.
+ * Thread-safe. */
+int isolate_spawn(isolate *z, int *fd, pid_t *pid);
+
+/* SIGKILLs worker `pid` (if it still runs) and reaps it: its wait status,
+ * or -1. Thread-safe. */
+int isolate_kill(isolate *z, pid_t pid);
+
+/* Kills the workers left and the zygote. */
+void isolate_stop(isolate *z);
+
+/* One task in one child process, for a command that works on one page:
+ * forks (call it before any thread starts), runs fn(arg) in the child with
+ * an address space of `max_memory` bytes at most (0: none) and exits with
+ * its return; waits for the child until `deadline_ms` (base_now_ms(); 0:
+ * none), SIGKILLs and reaps it there. 1: it ended, *status its wait
+ * status; 0: killed at the deadline; -1: no fork. */
+int isolate_run(int (*fn)(void *arg), void *arg, size_t max_memory, double deadline_ms,
+                int *status);
+
+/* A message: `n` fields of bytes. */
+typedef struct isolate_field {
+    const void *data;
+    size_t len;
+} isolate_field;
+
+/* Sends a message of `n` fields: 0, or -1 (the peer is gone). */
+int isolate_send(int fd, const isolate_field *f, int n);
+
+/* Waits for a message until `deadline_ms` (base_now_ms(); 0: no deadline)
+ * and reads it: its fields malloc'd, each NUL-terminated (free each and the
+ * array). 1, 0 at the deadline, -1 when the peer is gone or the message is
+ * not one. */
+int isolate_recv(int fd, double deadline_ms, char ***fields, size_t **lens, int *n);
+void isolate_fields_free(char **fields, size_t *lens, int n);
+
+/* A pool of `n` workers of one zygote for `n` threads of a command, each
+ * call on a worker no other thread is using, the worker forked on first
+ * use and again after one was killed (the zygote started by
+ * isolate_pool_start, before any thread). */
+typedef struct isolate_pool isolate_pool;
+isolate_pool *isolate_pool_start(isolate_main_fn fn, void *arg, size_t max_memory, int n);
+/* Sends the `nq` fields of `q` to a free worker and waits for its answer
+ * until `deadline_ms` (0: none). 1: the answer in *fields etc. (as
+ * isolate_recv); 0: the deadline passed, the worker killed; -1: the worker
+ * ended without an answer (killed and reaped: *status its wait status, -1
+ * when unknown). Thread-safe; at most `n` calls at once. */
+int isolate_pool_call(isolate_pool *p, const isolate_field *q, int nq, double deadline_ms,
+                      char ***fields, size_t **lens, int *n, int *status);
+/* Closes the workers' sockets and stops the zygote (and the workers). */
+void isolate_pool_stop(isolate_pool *p);
+
+/* Within a worker: SIGXCPU after `seconds` more of CPU time (0: none). */
+void isolate_cpu_limit(double seconds);
+
+/* What a worker's wait status says, for a message: "killed: over the
+ * memory limit" and the like. */
+const char *isolate_why(int status);
+
+#endif
