@@ -19,6 +19,18 @@
 
 #include "run.h"
 
+/* The command applies no address-space limit under AddressSanitizer. */
+#if defined(__SANITIZE_ADDRESS__)
+#define ASAN_BUILD 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ASAN_BUILD 1
+#endif
+#endif
+#ifndef ASAN_BUILD
+#define ASAN_BUILD 0
+#endif
+
 static char tmpdir[] = "/tmp/glance-cli-XXXXXX";
 
 /* Runs `glance ARGS` with stdout and stderr captured. */
@@ -526,12 +538,19 @@ static void memory_bound_and_in_process(void **state)
     free(p);
     char args[512];
     snprintf(args, sizeof args, "extract --offline --max_memory 200M %s/links.html", tmpdir);
-    run_out r = run(args);
-    print_message("100 000 links under 200M: exit %d: %s", r.code, r.err);
-    assert_int_not_equal(r.code, 0);
-    assert_int_not_equal(r.code, 1);
-    assert_non_null(strstr(r.err, "max_memory"));
-    run_free(&r);
+    if (ASAN_BUILD) {
+        /* AddressSanitizer reserves terabytes of address space: the command
+         * sets no RLIMIT_AS under it (tools/isolate.c), so there is no bound
+         * to see here; the plain build checks it. */
+        print_message("100 000 links under 200M: not checked under AddressSanitizer\n");
+    } else {
+        run_out r = run(args);
+        print_message("100 000 links under 200M: exit %d: %s", r.code, r.err);
+        assert_int_not_equal(r.code, 0);
+        assert_int_not_equal(r.code, 1);
+        assert_non_null(strstr(r.err, "max_memory"));
+        run_free(&r);
+    }
 
     snprintf(args, sizeof args, "extract --offline --max_memory 200M %s/news.html", FIXTURES_DIR);
     run_out a = run(args);
