@@ -51,4 +51,24 @@ static inline void run_free(run_out *r)
     free(r->err);
 }
 
+/* A page cheap to read and costly to lay out: `n` float:left siblings
+ * (litehtml places each against all before it in their formatting
+ * context), under a paragraph. Its length in *len; the caller frees.
+ * Past max_floats it is refused before the layout; the isolation tests
+ * raise that limit, so that it reaches the layout and is killed there. */
+static inline char *floats_page(int n, size_t *len)
+{
+    size_t cap = 64 + (size_t)n * 48, k = 0;
+    char *p = malloc(cap);
+    if (!p)
+        abort();
+    k += (size_t)snprintf(p + k, cap - k, "<html><body><p>floats</p>");
+    for (int i = 0; i < n; i++)
+        k += (size_t)snprintf(p + k, cap - k, "<div style=\"float:left;width:%dpx\">w</div>", i % 300 + 1);
+    k += (size_t)snprintf(p + k, cap - k, "</body></html>");
+    if (len)
+        *len = k;
+    return p;
+}
+
 #endif

@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "base/clock.h"
 #include "run.h"
 
 static char dir[] = "/tmp/glance-bench-XXXXXX";
@@ -603,13 +604,6 @@ static void bench_jobs_give_the_same_scores(void **state)
     run_free(&inproc);
 }
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1000 + (double)ts.tv_nsec / 1e6;
-}
-
 /* A page past the budget (20 000 float:left siblings, made here: parsed in
  * well under the budget of 3 s, then tens of seconds of layout, which
  * litehtml cannot interrupt) is killed with
@@ -624,23 +618,16 @@ static void bench_costly_page_is_an_error(void **state)
     snprintf(out, sizeof out, "%s/costly.json", dir);
     snprintf(args, sizeof args, "mkdir -p %s && cp %s/news.html %s/", costly, FIXTURES_DIR, costly);
     assert_int_equal(system(args), 0);
-    enum { N = 20000 };
-    size_t cap = 64 + (size_t)N * 48, n = 0;
-    char *p = malloc(cap);
-    assert_non_null(p);
-    n += (size_t)snprintf(p + n, cap - n, "<html><body><p>floats</p>");
-    for (int i = 0; i < N; i++)
-        n += (size_t)snprintf(p + n, cap - n, "<div style=\"float:left;width:%dpx\">w</div>", i % 300 + 1);
-    snprintf(p + n, cap - n, "</body></html>");
+    char *p = floats_page(20000, NULL);
     put_file(costly, "a-floats.html", p); /* first: the news page comes after it */
     free(p);
     /* --max_floats: the floats reach the layout, to be killed there. */
     snprintf(args, sizeof args,
              "bench --pages %s --truth %s --time_budget 3 --max_floats 100000 --out %s", costly, truth,
              out);
-    double t0 = now_ms();
+    double t0 = base_now_ms();
     run_out r = run_in(dir, args);
-    double took = now_ms() - t0;
+    double took = base_now_ms() - t0;
     print_message("a costly page and news, budget 3 s: exit %d after %.0f ms\n", r.code, took);
     assert_int_equal(r.code, 0);
     assert_non_null(strstr(r.out, "answered 1 "));

@@ -17,6 +17,7 @@
 
 #include "glance.h" /* GLANCE_VERSION */
 
+#include "base/clock.h"
 #include "run.h"
 
 /* The command applies no address-space limit under AddressSanitizer. */
@@ -458,13 +459,6 @@ static void markdown_and_metadata(void **state)
     run_free(&r);
 }
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1000 + (double)ts.tv_nsec / 1e6;
-}
-
 /* A page cheap to read and costly to lay out, made here: 20 000 float:left
  * siblings (litehtml places each against all before it: parsed in well
  * under a second, then tens of seconds of layout, which litehtml cannot
@@ -476,14 +470,8 @@ static double now_ms(void)
 static void costly_page_killed_at_budget(void **state)
 {
     (void)state;
-    enum { N = 20000 };
-    size_t cap = 64 + (size_t)N * 48, n = 0;
-    char *p = malloc(cap);
-    assert_non_null(p);
-    n += (size_t)snprintf(p + n, cap - n, "<html><body><p>floats</p>");
-    for (int i = 0; i < N; i++)
-        n += (size_t)snprintf(p + n, cap - n, "<div style=\"float:left;width:%dpx\">w</div>", i % 300 + 1);
-    n += (size_t)snprintf(p + n, cap - n, "</body></html>");
+    size_t n;
+    char *p = floats_page(20000, &n);
     write_file("floats.html", p, n);
     free(p);
     char args[512];
@@ -491,9 +479,9 @@ static void costly_page_killed_at_budget(void **state)
      * first), to be killed there. */
     snprintf(args, sizeof args, "extract --offline --time_budget 3 --max_floats 100000 %s/floats.html",
              tmpdir);
-    double t0 = now_ms();
+    double t0 = base_now_ms();
     run_out r = run(args);
-    double took = now_ms() - t0;
+    double took = base_now_ms() - t0;
     print_message("a costly page, budget 3 s: exit %d after %.0f ms: %s", r.code, took, r.err);
     assert_int_equal(r.code, 3);
     assert_non_null(strstr(r.err, "page too costly: over the budget of 3000 ms (time_budget)"));
@@ -507,9 +495,9 @@ static void costly_page_killed_at_budget(void **state)
     snprintf(args, sizeof args,
              "extract --offline --time_budget 3 --max_floats 100000 %s/floats.html %s/news.html", tmpdir,
              FIXTURES_DIR);
-    t0 = now_ms();
+    t0 = base_now_ms();
     r = run(args);
-    took = now_ms() - t0;
+    took = base_now_ms() - t0;
     print_message("the costly page then news.html: exit %d after %.0f ms\n", r.code, took);
     assert_int_equal(r.code, 3);
     assert_non_null(strstr(r.err, "floats.html: page too costly: over the budget of 3000 ms (time_budget)"));

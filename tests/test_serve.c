@@ -33,6 +33,7 @@
 #include <json-c/json.h>
 
 #include "httpd.h"
+#include "base/clock.h"
 #include "run.h"
 
 #ifndef BUILD_DIR
@@ -998,31 +999,6 @@ static void test_sigterm(void **state)
 
 #define HOSTILE_BUDGET_S 4
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1000 + (double)ts.tv_nsec / 1e6;
-}
-#define N_FLOATS 20000
-
-/* 20 000 float:left siblings (0.9 MB): cheap to send and to parse (well
- * under a second, so the library's own check before the layout, within
- * the budget, passes), then tens of seconds of layout, which litehtml
- * cannot interrupt: the worker is killed at the budget. */
-static char *hostile_page(size_t *len)
-{
-    size_t cap = 64 + (size_t)N_FLOATS * 48;
-    char *p = malloc(cap);
-    assert_non_null(p);
-    size_t n = (size_t)snprintf(p, cap, "<html><body><p>floats</p>");
-    for (int i = 0; i < N_FLOATS; i++)
-        n += (size_t)snprintf(p + n, cap - n, "<div style=\"float:left;width:%dpx\">w</div>", i % 300 + 1);
-    n += (size_t)snprintf(p + n, cap - n, "</body></html>");
-    *len = n;
-    return p;
-}
-
 static long metric(const char *body, const char *name)
 {
     char key[128];
@@ -1051,7 +1027,10 @@ static void test_hostile_isolated(void **state)
     server_max_bytes = "4M";
     start_server();
     size_t hlen;
-    char *hostile = hostile_page(&hlen);
+    /* 20 000 floats (0.9 MB): parsed well under a second, so the library's
+     * own check before the layout passes, then tens of seconds of layout,
+     * which litehtml cannot interrupt: the worker is killed at the budget. */
+    char *hostile = floats_page(20000, &hlen);
     char *news = slurp(FIXTURES_DIR "/news.html");
     assert_non_null(news);
 
@@ -1064,13 +1043,13 @@ static void test_hostile_isolated(void **state)
     for (int i = 0; i < 2; i++) {
         easy[i] = request("/extract", hostile, hlen, "text/html", &ans[i], &h[i]);
         curl_multi_add_handle(m, easy[i]);
-        sent[i] = now_ms();
+        sent[i] = base_now_ms();
         got[i] = 0;
     }
     /* Both bodies sent and on the workers: a few hundred ms of transfers. */
     int running = 1;
-    double t = now_ms();
-    while (now_ms() - t < 500) {
+    double t = base_now_ms();
+    while (base_now_ms() - t < 500) {
         curl_multi_perform(m, &running);
         curl_multi_poll(m, NULL, 0, 50, NULL);
     }
@@ -1082,7 +1061,7 @@ static void test_hostile_isolated(void **state)
     free(hz.body);
     easy[2] = request("/extract", news, strlen(news), "text/html; charset=utf-8", &ans[2], &h[2]);
     curl_multi_add_handle(m, easy[2]);
-    sent[2] = now_ms();
+    sent[2] = base_now_ms();
     got[2] = 0;
     while (running || !got[0] || !got[1] || !got[2]) {
         curl_multi_perform(m, &running);
@@ -1091,8 +1070,8 @@ static void test_hostile_isolated(void **state)
         while ((msg = curl_multi_info_read(m, &left)))
             for (int i = 0; i < N; i++)
                 if (msg->msg == CURLMSG_DONE && msg->easy_handle == easy[i])
-                    got[i] = now_ms();
-        if (now_ms() - sent[0] > 30000)
+                    got[i] = base_now_ms();
+        if (base_now_ms() - sent[0] > 30000)
             fail_msg("no answers in 30 s");
         if (running)
             curl_multi_poll(m, NULL, 0, 50, NULL);
@@ -1148,12 +1127,12 @@ static void test_hostile_isolated(void **state)
     struct curl_slist *lh;
     CURL *c = request("/extract", hostile, hlen, "text/html", &last, &lh);
     curl_multi_add_handle(m, c);
-    t = now_ms();
-    while (now_ms() - t < 500) {
+    t = base_now_ms();
+    while (base_now_ms() - t < 500) {
         curl_multi_perform(m, &running);
         curl_multi_poll(m, NULL, 0, 50, NULL);
     }
-    double term = now_ms();
+    double term = base_now_ms();
     assert_int_equal(kill(server_pid, SIGTERM), 0);
     while (running) {
         curl_multi_perform(m, &running);
@@ -1161,7 +1140,7 @@ static void test_hostile_isolated(void **state)
             curl_multi_poll(m, NULL, 0, 50, NULL);
     }
     int st = wait_server((HOSTILE_BUDGET_S + 1) * 1000);
-    print_message("SIGTERM: the server ended after %.0f ms\n", now_ms() - term);
+    print_message("SIGTERM: the server ended after %.0f ms\n", base_now_ms() - term);
     assert_int_equal(st, 0);
     curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &last.code);
     assert_int_equal(last.code, 504);
