@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -125,6 +126,24 @@ static int wait_readable(int fd, double deadline_ms)
             continue;
         if (r != 0)
             return r > 0 ? 1 : -1;
+    }
+}
+
+int base_proc_wait_readable(int fd, pid_t pid, double deadline_ms)
+{
+    for (;;) {
+        double slice = base_now_ms() + 10;
+        int r = wait_readable(fd, deadline_ms > 0 && deadline_ms < slice ? deadline_ms : slice);
+        if (r != 0)
+            return r;
+        if (deadline_ms > 0 && base_now_ms() >= deadline_ms)
+            return 0;
+        siginfo_t si;
+        memset(&si, 0, sizeof si);
+        if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) != 0 || si.si_pid == pid) {
+            struct pollfd p = {fd, POLLIN, 0}; /* its last words, if any */
+            return poll(&p, 1, 0) == 1 ? 1 : -1;
+        }
     }
 }
 

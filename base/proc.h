@@ -41,6 +41,13 @@ int base_proc_kill(pid_t pid, int *status);
  * status; 0: killed at the deadline (*status the kill's); -1: not a child. */
 int base_proc_wait(pid_t pid, double deadline_ms, int *status);
 
+/* Waits until `fd` can be read, child `pid` has ended (looked at every
+ * 10 ms, without reaping it) or `deadline_ms` (0: none) passes: 1 readable,
+ * 0 at the deadline, -1 the child ended with nothing to read. For a
+ * process whose other threads fork too: a child of theirs may hold a copy
+ * of `fd`'s peer, so a dead child's socket need not read as closed. */
+int base_proc_wait_readable(int fd, pid_t pid, double deadline_ms);
+
 /* A message: `n` fields of bytes. */
 typedef struct base_proc_field {
     const void *data;

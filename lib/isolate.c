@@ -296,7 +296,9 @@ glance_status isolate_call(glance_context *ctx, const isolate_job *job, const gl
     char **fields = NULL;
     size_t *lens = NULL;
     int n = 0, status = 0;
-    int r = base_proc_recv(sv[0], deadline, &fields, &lens, &n);
+    int r = base_proc_wait_readable(sv[0], pid, deadline);
+    if (r == 1)
+        r = base_proc_recv(sv[0], deadline, &fields, &lens, &n);
     close(sv[0]);
     if (r == 0) {
         base_proc_kill(pid, &status);
