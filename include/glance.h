@@ -41,8 +41,8 @@
  * max_memory: malloc failed, or litehtml crashed on it) gives
  * GLANCE_ENOMEM, its message naming the signal or exit and max_memory; a
  * fork that fails, GLANCE_ENOMEM too. The result answers every accessor
- * as an in-process one does (its JSON built in the child, the timings of
- * glance_result_timings the caller's, the fork included), but holds no
+ * as an in-process one does (its JSON built in the child; the stages'
+ * timings the child's, total_ms the caller's, the fork included), but holds no
  * laid-out page: glance_result_shot, _shot_png, _rerun and _fidelity give
  * GLANCE_EOPTION on it. What isolate costs and assumes:
  *   - a fork per call (a few ms, and the pages the child writes copied);
