@@ -18,18 +18,52 @@
  * stylesheet) and is used by one thread at a time; use one per thread. A
  * result owns everything it points to until glance_result_free.
  *
- * What a call can bound: the library works in the caller's process and
- * thread (in-process), and cannot interrupt litehtml inside the parse or
- * the layout. The input limits (max_input_bytes, max_elements, max_words,
- * max_depth, max_css_bytes, ...) are checked before a stage runs and keep
- * each stage short for what they measure; time_budget is checked between
- * stages only, so a page that is costly within one stage (50 000 float:left
- * siblings: tens of seconds of layout) returns GLANCE_ECOSTLY only once that
- * stage is over; and max_memory is not applied at all (a library cannot
- * limit its caller's address space). A caller that needs a hard bound runs
- * the call in a process it can kill, as the glance command does by default
- * (extract, bench and serve: a worker process with RLIMIT_AS of max_memory,
- * SIGKILLed past time_budget and a second; its --in-process does not).
+ * What a call can bound: by default the library works in the caller's
+ * process and thread (in-process), and cannot interrupt litehtml inside
+ * the parse or the layout. The input limits (max_input_bytes, max_elements,
+ * max_words, max_depth, max_css_bytes, ...) are checked before a stage runs
+ * and keep each stage short for what they measure; time_budget is checked
+ * between stages only, so a page that is costly within one stage (50 000
+ * float:left siblings: tens of seconds of layout) returns GLANCE_ECOSTLY
+ * only once that stage is over; and max_memory is not applied at all (a
+ * library cannot limit its caller's address space).
+ *
+ * The option "isolate" (off by default) bounds both: each glance_extract,
+ * _extract_file, _extract_page and _extract_url call forks a child process
+ * that runs the extraction on a copy of the context and sends the result
+ * back over a socket. The child's address space may grow by max_memory
+ * over the caller's at the fork (RLIMIT_AS; not set in a build with
+ * AddressSanitizer); the call waits until time_budget and a second (and
+ * the network's timeout more unless "offline": the budget counts from the
+ * end of the fetch; no deadline when time_budget is 0), then SIGKILLs and
+ * reaps the child and returns GLANCE_ECOSTLY ("... its process (isolate)
+ * was killed ..."). A child that dies or ends without an answer (over
+ * max_memory: malloc failed, or litehtml crashed on it) gives
+ * GLANCE_ENOMEM, its message naming the signal or exit and max_memory; a
+ * fork that fails, GLANCE_ENOMEM too. The result answers every accessor
+ * as an in-process one does (its JSON built in the child; the stages'
+ * timings the child's, total_ms the caller's, the fork included), but holds no
+ * laid-out page: glance_result_shot, _shot_png, _rerun and _fidelity give
+ * GLANCE_EOPTION on it. What isolate costs and assumes:
+ *   - a fork per call (a few ms, and the pages the child writes copied);
+ *   - the child holds only the calling thread: the other threads of the
+ *     caller are not there, and a lock one of them held at the fork (in
+ *     the caller's code or a library's) stays held in the child; an
+ *     extraction takes no lock another context holds but the C library's
+ *     and libcurl's set-up, and a child that blocks on one all the same is
+ *     killed at the deadline;
+ *   - the child runs glance's code only, with the default action for
+ *     SIGSEGV, SIGBUS, SIGABRT, SIGFPE and SIGILL, and leaves with _exit
+ *     (no atexit handler, no stdio buffer of the caller's written twice);
+ *     it gets SIGKILL if the calling thread ends (PR_SET_PDEATHSIG);
+ *   - the call reaps its child with waitpid on its pid: a caller that sets
+ *     SIGCHLD to SIG_IGN, or reaps every child (waitpid(-1)) on another
+ *     thread, may take the child's status (the call then still answers,
+ *     killed or not, but cannot tell a crash from an exit);
+ *   - Linux (PR_SET_PDEATHSIG, /proc/self/statm for the caller's size).
+ * The glance command bounds pages the same way without the option (extract,
+ * bench and serve: worker processes with RLIMIT_AS of max_memory, SIGKILLed
+ * past time_budget and a second; its --in-process does not).
  */
 #ifndef GLANCE_H
 #define GLANCE_H
@@ -68,7 +102,9 @@ typedef enum glance_status {
     GLANCE_EOFFLINE = 14,  /* a URL, but the options say offline */
     GLANCE_ECOSTLY = 15    /* the page took more than time_budget_ms to lay out
                               and extract (checked between stages: a stage
-                              already running is not interrupted) */
+                              already running is not interrupted; with the
+                              option isolate, its process killed past the
+                              budget and a second) */
 } glance_status;
 
 /* A short English description of a status ("no main content found"). */
@@ -230,8 +266,8 @@ glance_status glance_extract_page(glance_context *ctx, const char *html, size_t 
  * options (a method, its parameters), replacing the result's content,
  * reasoning and status: what `glance sweep` uses to lay a page out once per
  * window size. The window size must be the one of the layout (else
- * GLANCE_EOPTION); a result whose page could not be laid out gives
- * GLANCE_EOPTION too. */
+ * GLANCE_EOPTION); a result whose page could not be laid out, or was laid
+ * out in a child process (the option isolate), gives GLANCE_EOPTION too. */
 glance_status glance_result_rerun(glance_result *res, const glance_options *opts);
 
 void glance_result_free(glance_result *res);
@@ -366,7 +402,8 @@ void glance_shot_options_default(glance_shot_options *opts);
  * height of the FIA or the document, and writes it to `png_path`. `ctx`
  * must be the context that made `res` (the page's fonts are its), used by
  * no other thread meanwhile. GLANCE_EOPTION when the page was never laid
- * out, `ctx` is another context or an option is out of range, GLANCE_EIO
+ * out or was laid out in a child process (the option isolate), `ctx` is
+ * another context or an option is out of range, GLANCE_EIO
  * when the file cannot be written (errno says why), GLANCE_ENOMEM. `opts`
  * may be NULL (defaults). */
 glance_status glance_result_shot(glance_context *ctx, glance_result *res,

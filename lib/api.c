@@ -9,6 +9,8 @@
 #include "base/buf.h"
 #include "base/clock.h"
 #include "lib/input.h"
+#include "lib/isolate.h"
+#include "lib/options.h"
 #include "lib/pipeline.h"
 #include "lib/source.h"
 
@@ -132,7 +134,10 @@ glance_status glance_extract(glance_context *ctx, const char *html, size_t len,
     glance_status st = begin(&c, ctx, opts, out);
     if (st == GLANCE_OK && !html && len)
         st = no_buffer(&c);
-    if (st == GLANCE_OK)
+    if (st == GLANCE_OK && c.o->core.isolate)
+        st = isolate_call(ctx, &(isolate_job){.kind = ISOLATE_BYTES, .html = html, .len = len},
+                          c.o, c.res);
+    else if (st == GLANCE_OK)
         st = pipeline_page(ctx, c.res, html, len, c.o, NULL, NULL, NULL);
     return finish(&c, st);
 }
@@ -150,7 +155,12 @@ glance_status glance_extract_page(glance_context *ctx, const char *html, size_t 
         result_set_message(c.res, "the base is not an http or https URL");
         st = GLANCE_EURL;
     }
-    if (st == GLANCE_OK)
+    if (st == GLANCE_OK && c.o->core.isolate)
+        st = isolate_call(ctx,
+                          &(isolate_job){.kind = ISOLATE_PAGE, .html = html, .len = len,
+                                         .charset = charset, .base_url = base_url},
+                          c.o, c.res);
+    else if (st == GLANCE_OK)
         st = pipeline_page(ctx, c.res, html, len, c.o, NULL, base_url, charset);
     return finish(&c, st);
 }
@@ -164,7 +174,9 @@ glance_status glance_extract_url(glance_context *ctx, const char *url,
         result_set_message(c.res, "no URL");
         st = GLANCE_EOPTION;
     }
-    if (st != GLANCE_OK)
+    if (st == GLANCE_OK && c.o->core.isolate)
+        st = isolate_call(ctx, &(isolate_job){.kind = ISOLATE_URL, .where = url}, c.o, c.res);
+    if (st != GLANCE_OK || c.o->core.isolate)
         return finish(&c, st);
     net_session *ns = NULL;
     net_page page;
@@ -182,7 +194,9 @@ glance_status glance_extract_file(glance_context *ctx, const char *path,
 {
     call c;
     glance_status st = begin(&c, ctx, opts, out);
-    if (st != GLANCE_OK)
+    if (st == GLANCE_OK && c.o->core.isolate)
+        st = isolate_call(ctx, &(isolate_job){.kind = ISOLATE_FILE, .where = path}, c.o, c.res);
+    if (st != GLANCE_OK || c.o->core.isolate)
         return finish(&c, st);
     char why[512];
     char *buf = NULL;
@@ -218,7 +232,9 @@ glance_status glance_result_rerun(glance_result *res, const glance_options *opts
     if (!res || !opts)
         return GLANCE_EOPTION;
     if (!res->dom) {
-        result_set_message(res, "the page was not laid out: nothing to run again");
+        result_set_message(res, res->wire ? "the page was laid out in a child process (isolate): "
+                                            "nothing to run again here"
+                                          : "the page was not laid out: nothing to run again");
         return res->status = GLANCE_EOPTION;
     }
     if (!options_valid(opts, why, sizeof why)) {

@@ -68,9 +68,15 @@ static const base_param core_table[] = {
      OPT_LIMIT | OPT_ZERO_NONE, NULL},
     {"max_memory", BASE_PARAM_SIZE, C(max_memory), 0, 1e13, "2G",
      "the address space of the process a page is worked on in by the glance command (extract, "
-     "bench, serve: a worker process it kills at time_budget and a second more); over it the "
-     "page fails. The library calls, and the command's --in-process, cannot bound it and "
-     "ignore it. 0: none", NULL, OPT_LOCAL, NULL},
+     "bench, serve: a worker process it kills at time_budget and a second more), or what a "
+     "library call with isolate may add to its caller's; over it the page fails. A library "
+     "call without isolate, and the command's --in-process, cannot bound it and ignore it. "
+     "0: none", NULL, OPT_LOCAL, NULL},
+    {"isolate", BASE_PARAM_BOOL, C(isolate), 0, 0, "off",
+     "the library's calls work on the page in a child process they fork, under max_memory, "
+     "and kill it at time_budget and a second (and timeout more unless offline): "
+     "GLANCE_ECOSTLY; a child that dies gives GLANCE_ENOMEM. Its result has no laid-out page "
+     "(no shot, rerun or fidelity). The command isolates on its own", NULL, OPT_LOCAL, NULL},
     /* The network. */
     {"offline", BASE_PARAM_BOOL, C(net.offline), 0, 0, "off",
      "never touch the network: URLs are refused, remote stylesheets skipped at once", NULL, 0,

@@ -29,9 +29,11 @@ typedef struct options_core {
     int cleanup;
     double cleanup_link_share;
     long time_budget_ms;
-    /* Read by the glance command, not by the library calls: the address
-     * space of the worker process it works on a page in. */
+    /* The glance command's worker processes, and the library's calls with
+     * `isolate` (lib/isolate.c), work on a page in a process of their own
+     * under this address-space bound. */
     size_t max_memory;
+    int isolate;          /* the library's calls work in a child process */
 } options_core;
 
 /* What answers: auto, all, or one method of the registry. */

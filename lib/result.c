@@ -94,6 +94,7 @@ void glance_result_free(glance_result *res)
     meta_scripts_free(&res->jsonld);
     meta_info_free(&res->meta);
     free(res->base_url);
+    free(res->wire);
     free(res);
 }
 
@@ -200,7 +201,9 @@ const char *glance_result_xpath(const glance_result *res)
 
 const char *glance_result_tag(const glance_result *res)
 {
-    return res && res->status == GLANCE_OK && res->chosen ? res->chosen->tag : NULL;
+    if (!res || res->status != GLANCE_OK)
+        return NULL;
+    return res->chosen ? res->chosen->tag : res->tag;
 }
 
 glance_box glance_result_box(const glance_result *res)
@@ -209,6 +212,8 @@ glance_box glance_result_box(const glance_result *res)
     if (res && res->status == GLANCE_OK && res->chosen) {
         dom_box d = res->chosen->box;
         b = (glance_box){d.x, d.y, d.w, d.h};
+    } else if (res && res->status == GLANCE_OK) {
+        b = res->box; /* made in a child process; zero when none was chosen */
     }
     return b;
 }

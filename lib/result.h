@@ -63,6 +63,11 @@ struct glance_result {
     char *base_url;        /* what relative links resolve against; NULL: unknown */
     meta_info meta;
     int meta_read;         /* meta is filled */
+    /* A result made in a child process (the option isolate, isolate.c):
+     * no rdoc, dom or chosen node; what they gave stands here. */
+    char *wire;            /* the child's message: the const strings point into it */
+    const char *tag;       /* the chosen element's tag */
+    glance_box box;        /* and its border box */
 };
 
 glance_result *result_new(void);

@@ -51,24 +51,48 @@ static inline void run_free(run_out *r)
     free(r->err);
 }
 
-/* A page cheap to read and costly to lay out: `n` float:left siblings
- * (litehtml places each against all before it in their formatting
- * context), under a paragraph. Its length in *len; the caller frees.
- * Past max_floats it is refused before the layout; the isolation tests
- * raise that limit, so that it reaches the layout and is killed there. */
-static inline char *floats_page(int n, size_t *len)
+/* A page of a head and `n` items, each at most `item_cap` bytes written
+ * by `item` (snprintf's contract). Its length in *len; the caller frees. */
+static inline char *items_page(const char *head, int n, size_t item_cap,
+                               int (*item)(char *p, size_t cap, int i), size_t *len)
 {
-    size_t cap = 64 + (size_t)n * 48, k = 0;
+    size_t cap = 64 + strlen(head) + (size_t)n * item_cap, k = 0;
     char *p = malloc(cap);
     if (!p)
         abort();
-    k += (size_t)snprintf(p + k, cap - k, "<html><body><p>floats</p>");
+    k += (size_t)snprintf(p + k, cap - k, "<html><body>%s", head);
     for (int i = 0; i < n; i++)
-        k += (size_t)snprintf(p + k, cap - k, "<div style=\"float:left;width:%dpx\">w</div>", i % 300 + 1);
+        k += (size_t)item(p + k, cap - k, i);
     k += (size_t)snprintf(p + k, cap - k, "</body></html>");
     if (len)
         *len = k;
     return p;
+}
+
+static inline int float_item(char *p, size_t cap, int i)
+{
+    return snprintf(p, cap, "<div style=\"float:left;width:%dpx\">w</div>", i % 300 + 1);
+}
+
+static inline int link_item(char *p, size_t cap, int i)
+{
+    return snprintf(p, cap, "<a href=\"/p%d\">link %d</a>\n", i, i);
+}
+
+/* A page cheap to read and costly to lay out: `n` float:left siblings
+ * (litehtml places each against all before it in their formatting
+ * context), under a paragraph. Past max_floats it is refused before the
+ * layout; the isolation tests raise that limit, so that it reaches the
+ * layout and is killed there. */
+static inline char *floats_page(int n, size_t *len)
+{
+    return items_page("<p>floats</p>", n, 48, float_item, len);
+}
+
+/* A page costly in memory: `n` links (100 000 take some 450 MB laid out). */
+static inline char *links_page(int n, size_t *len)
+{
+    return items_page("", n, 40, link_item, len);
 }
 
 #endif

@@ -18,19 +18,8 @@
 #include "glance.h" /* GLANCE_VERSION */
 
 #include "base/clock.h"
+#include "base/proc.h" /* base_proc_asan: no address-space limit under AddressSanitizer */
 #include "run.h"
-
-/* The command applies no address-space limit under AddressSanitizer. */
-#if defined(__SANITIZE_ADDRESS__)
-#define ASAN_BUILD 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define ASAN_BUILD 1
-#endif
-#endif
-#ifndef ASAN_BUILD
-#define ASAN_BUILD 0
-#endif
 
 static char tmpdir[] = "/tmp/glance-cli-XXXXXX";
 
@@ -514,19 +503,13 @@ static void costly_page_killed_at_budget(void **state)
 static void memory_bound_and_in_process(void **state)
 {
     (void)state;
-    enum { N = 100000 };
-    size_t cap = 64 + (size_t)N * 40, n = 0;
-    char *p = malloc(cap);
-    assert_non_null(p);
-    n += (size_t)snprintf(p + n, cap - n, "<html><body>");
-    for (int i = 0; i < N; i++)
-        n += (size_t)snprintf(p + n, cap - n, "<a href=\"/p%d\">link %d</a>\n", i, i);
-    n += (size_t)snprintf(p + n, cap - n, "</body></html>");
+    size_t n;
+    char *p = links_page(100000, &n);
     write_file("links.html", p, n);
     free(p);
     char args[512];
     snprintf(args, sizeof args, "extract --offline --max_memory 200M %s/links.html", tmpdir);
-    if (ASAN_BUILD) {
+    if (base_proc_asan()) {
         /* AddressSanitizer reserves terabytes of address space: the command
          * sets no RLIMIT_AS under it (tools/isolate.c), so there is no bound
          * to see here; the plain build checks it. */

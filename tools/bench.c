@@ -224,10 +224,10 @@ static int bench_worker(void *arg, int fd)
         char **f;
         size_t *l;
         int n;
-        if (isolate_recv(fd, 0, &f, &l, &n) != 1)
+        if (base_proc_recv(fd, 0, &f, &l, &n) != 1)
             break;
         size_t i = n == 1 ? (size_t)strtoull(f[0], NULL, 10) : run->n;
-        isolate_fields_free(f, l, n);
+        base_proc_fields_free(f, l, n);
         page_out o;
         memset(&o, 0, sizeof o);
         if (i >= run->n) {
@@ -244,9 +244,9 @@ static int bench_worker(void *arg, int fd)
                  o.parse_ms, o.layout_ms, o.extract_ms, o.total_ms);
         const char *m = o.method ? o.method : "", *t = o.text ? o.text : "",
                    *msg = o.message ? o.message : "";
-        isolate_field out[4] = {{head, strlen(head)}, {t, strlen(t)}, {m, strlen(m)},
+        base_proc_field out[4] = {{head, strlen(head)}, {t, strlen(t)}, {m, strlen(m)},
                                 {msg, strlen(msg)}};
-        int bad = isolate_send(fd, out, 4);
+        int bad = base_proc_send(fd, out, 4);
         free(o.text);
         free(o.message);
         if (bad)
@@ -276,7 +276,7 @@ static int bench_page_isolated(void *arg, glance_context *ctx, size_t i)
     size_t *l = NULL;
     int n = 0, status = -1;
     snprintf(num, sizeof num, "%zu", i);
-    isolate_field q = {num, strlen(num)};
+    base_proc_field q = {num, strlen(num)};
     int r = isolate_pool_call(run->iso->pool, &q, 1,
                               run->iso->limit_ms > 0 ? t0 + run->iso->limit_ms : 0, &f, &l, &n,
                               &status);
@@ -299,7 +299,7 @@ static int bench_page_isolated(void *arg, glance_context *ctx, size_t i)
         o->message = strdup(why);
         o->total_ms = base_now_ms() - t0;
     }
-    isolate_fields_free(f, l, n);
+    base_proc_fields_free(f, l, n);
     bench_score(run, i);
     return 0;
 }

@@ -445,12 +445,12 @@ static int many_worker(void *arg, int fd)
         char **f;
         size_t *l;
         int n;
-        if (isolate_recv(fd, 0, &f, &l, &n) != 1)
+        if (base_proc_recv(fd, 0, &f, &l, &n) != 1)
             break;
         page_job job;
         memset(&job, 0, sizeof job);
         job.index = n == 1 ? (size_t)strtoull(f[0], NULL, 10) : m->n;
-        isolate_fields_free(f, l, n);
+        base_proc_fields_free(f, l, n);
         if (job.index >= m->n) {
             job.st = GLANCE_EOPTION;
             job.code = EXIT_INTERNAL;
@@ -465,9 +465,9 @@ static int many_worker(void *arg, int fd)
         char head[64];
         snprintf(head, sizeof head, "%d %d", (int)job.st, job.code);
         const char *notes = job.notes ? job.notes : "";
-        isolate_field out[3] = {{head, strlen(head)}, {job.out ? job.out : "", job.out ? job.out_len : 0},
+        base_proc_field out[3] = {{head, strlen(head)}, {job.out ? job.out : "", job.out ? job.out_len : 0},
                                 {notes, strlen(notes)}};
-        int bad = isolate_send(fd, out, 3);
+        int bad = base_proc_send(fd, out, 3);
         free(job.out);
         free(job.notes);
         if (bad)
@@ -489,7 +489,7 @@ static void many_work_isolated(void *arg, glance_context *gc, void *item)
     size_t *l = NULL;
     int n = 0, status = -1, st, code;
     snprintf(num, sizeof num, "%zu", job->index);
-    isolate_field q = {num, strlen(num)};
+    base_proc_field q = {num, strlen(num)};
     int r = isolate_pool_call(m->pool, &q, 1, limit > 0 ? base_now_ms() + limit : 0, &f, &l, &n,
                               &status);
     if (r == 1 && n == 3 && sscanf(f[0], "%d %d", &st, &code) == 2) {
@@ -511,7 +511,7 @@ static void many_work_isolated(void *arg, glance_context *gc, void *item)
         job->code = cli_exit_for(job->st);
         note(job, "glance: %s: %s", strcmp(pg->input, "-") ? pg->input : "stdin", why);
     }
-    isolate_fields_free(f, l, n);
+    base_proc_fields_free(f, l, n);
 }
 
 static void many_drop(void *arg, void *item)

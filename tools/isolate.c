@@ -3,37 +3,17 @@
 #include "tools/isolate.h"
 
 #include <errno.h>
-#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "base/clock.h"
-
-#if defined(__SANITIZE_ADDRESS__)
-#define ISOLATE_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define ISOLATE_ASAN 1
-#endif
-#endif
-#ifndef ISOLATE_ASAN
-#define ISOLATE_ASAN 0
-#endif
-
-int isolate_asan(void)
-{
-    return ISOLATE_ASAN;
-}
+#include "base/proc.h"
 
 struct isolate {
     int fd;        /* to the zygote: SOCK_SEQPACKET */
@@ -53,31 +33,13 @@ typedef struct zans {
 
 /* ---- the zygote --------------------------------------------------------- */
 
-static void die_with_parent(pid_t parent)
+static void worker(isolate_main_fn fn, void *arg, int fd)
 {
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent)
-        _exit(1);
-}
-
-static void limit_memory(size_t max_memory)
-{
-    if (max_memory && !ISOLATE_ASAN) {
-        struct rlimit rl = {max_memory, max_memory};
-        setrlimit(RLIMIT_AS, &rl);
-    }
-}
-
-static void worker(isolate_main_fn fn, void *arg, int fd, size_t max_memory, pid_t zygote)
-{
-    die_with_parent(zygote);
-    limit_memory(max_memory);
     _exit(fn(arg, fd));
 }
 
-static void zygote(int zfd, isolate_main_fn fn, void *arg, size_t max_memory, pid_t parent)
+static void zygote(int zfd, isolate_main_fn fn, void *arg, size_t max_memory)
 {
-    die_with_parent(parent);
     pid_t *kids = NULL;
     size_t n = 0, cap = 0;
     for (;;) {
@@ -100,13 +62,12 @@ static void zygote(int zfd, isolate_main_fn fn, void *arg, size_t max_memory, pi
                 }
             }
             if (n < cap && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == 0) {
-                pid_t me = getpid();
-                pid_t p = fork();
+                pid_t p = base_proc_fork(max_memory);
                 if (p == 0) {
                     close(zfd);
                     close(sv[0]);
                     free(kids);
-                    worker(fn, arg, sv[1], max_memory, me);
+                    worker(fn, arg, sv[1]);
                 }
                 close(sv[1]);
                 if (p > 0) {
@@ -135,9 +96,7 @@ static void zygote(int zfd, isolate_main_fn fn, void *arg, size_t max_memory, pi
             a.status = -1;
             for (size_t i = 0; i < n; i++)
                 if (kids[i] == q.pid) { /* ours and not reaped: the pid is still its */
-                    kill(q.pid, SIGKILL);
-                    while (waitpid(q.pid, &a.status, 0) < 0 && errno == EINTR)
-                        ;
+                    base_proc_kill(q.pid, &a.status);
                     kids[i] = kids[--n];
                     break;
                 }
@@ -160,11 +119,10 @@ isolate *isolate_start(isolate_main_fn fn, void *arg, size_t max_memory)
         return NULL;
     }
     fflush(NULL); /* nothing buffered is written twice */
-    pid_t parent = getpid();
-    pid_t p = fork();
+    pid_t p = base_proc_fork(0);
     if (p == 0) {
         close(sv[0]);
-        zygote(sv[1], fn, arg, max_memory, parent);
+        zygote(sv[1], fn, arg, max_memory);
     }
     close(sv[1]);
     if (p < 0) {
@@ -230,33 +188,15 @@ int isolate_run(int (*fn)(void *arg), void *arg, size_t max_memory, double deadl
                 int *status)
 {
     fflush(NULL); /* nothing buffered is written twice */
-    pid_t parent = getpid();
-    pid_t p = fork();
+    pid_t p = base_proc_fork(max_memory);
     if (p < 0)
         return -1;
     if (p == 0) {
-        die_with_parent(parent);
-        limit_memory(max_memory);
         int code = fn(arg);
         fflush(NULL);
         _exit(code);
     }
-    /* Polled: a few ms late at most, and no signal handler to set up. */
-    for (unsigned k = 0;; k++) {
-        pid_t r = waitpid(p, status, WNOHANG);
-        if (r == p)
-            return 1;
-        if (r < 0 && errno != EINTR)
-            return -1;
-        if (deadline_ms > 0 && base_now_ms() >= deadline_ms) {
-            kill(p, SIGKILL);
-            while (waitpid(p, status, 0) < 0 && errno == EINTR)
-                ;
-            return 0;
-        }
-        struct timespec ts = {0, (k < 100 ? 1 : 5) * 1000000L};
-        nanosleep(&ts, NULL);
-    }
+    return base_proc_wait(p, deadline_ms, status);
 }
 
 /* ---- a pool of workers for the threads of a command ----------------------- */
@@ -291,7 +231,7 @@ isolate_pool *isolate_pool_start(isolate_main_fn fn, void *arg, size_t max_memor
     return p;
 }
 
-int isolate_pool_call(isolate_pool *p, const isolate_field *q, int nq, double deadline_ms,
+int isolate_pool_call(isolate_pool *p, const base_proc_field *q, int nq, double deadline_ms,
                       char ***fields, size_t **lens, int *n, int *status)
 {
     *fields = NULL;
@@ -310,8 +250,8 @@ int isolate_pool_call(isolate_pool *p, const isolate_field *q, int nq, double de
         return -1; /* more calls at once than workers: the caller's error */
     int r = -1;
     if (s->fd >= 0 || isolate_spawn(p->z, &s->fd, &s->pid) == 0) {
-        if (isolate_send(s->fd, q, nq) == 0)
-            r = isolate_recv(s->fd, deadline_ms, fields, lens, n);
+        if (base_proc_send(s->fd, q, nq) == 0)
+            r = base_proc_recv(s->fd, deadline_ms, fields, lens, n);
         if (r != 1) {
             *status = isolate_kill(p->z, s->pid);
             close(s->fd);
@@ -337,107 +277,6 @@ void isolate_pool_stop(isolate_pool *p)
     pthread_mutex_destroy(&p->lock);
     free(p->slots);
     free(p);
-}
-
-/* ---- messages ----------------------------------------------------------- */
-
-static int write_all(int fd, const void *p, size_t n)
-{
-    const char *c = p;
-    while (n) {
-        ssize_t w = send(fd, c, n, MSG_NOSIGNAL);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        c += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
-static int read_all(int fd, void *p, size_t n)
-{
-    char *c = p;
-    while (n) {
-        ssize_t r = read(fd, c, n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return -1;
-        c += r;
-        n -= (size_t)r;
-    }
-    return 0;
-}
-
-int isolate_send(int fd, const isolate_field *f, int n)
-{
-    uint32_t k = (uint32_t)n;
-    if (write_all(fd, &k, sizeof k) != 0)
-        return -1;
-    for (int i = 0; i < n; i++) {
-        uint64_t len = f[i].len;
-        if (write_all(fd, &len, sizeof len) != 0 || (len && write_all(fd, f[i].data, len) != 0))
-            return -1;
-    }
-    return 0;
-}
-
-void isolate_fields_free(char **fields, size_t *lens, int n)
-{
-    for (int i = 0; fields && i < n; i++)
-        free(fields[i]);
-    free(fields);
-    free(lens);
-}
-
-int isolate_recv(int fd, double deadline_ms, char ***fields, size_t **lens, int *n)
-{
-    *fields = NULL;
-    *lens = NULL;
-    *n = 0;
-    for (;;) {
-        int timeout = -1;
-        if (deadline_ms > 0) {
-            double left = deadline_ms - base_now_ms();
-            if (left <= 0)
-                return 0;
-            timeout = left > 1e9 ? 1000000000 : (int)left + 1;
-        }
-        struct pollfd p = {fd, POLLIN, 0};
-        int r = poll(&p, 1, timeout);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0)
-            return -1;
-        if (r > 0)
-            break;
-    }
-    uint32_t k;
-    if (read_all(fd, &k, sizeof k) != 0 || k > 64)
-        return -1;
-    char **f = calloc(k ? k : 1, sizeof *f);
-    size_t *l = calloc(k ? k : 1, sizeof *l);
-    if (!f || !l) {
-        free(f);
-        free(l);
-        return -1;
-    }
-    for (uint32_t i = 0; i < k; i++) {
-        uint64_t len;
-        if (read_all(fd, &len, sizeof len) != 0 || len > ((uint64_t)1 << 40) ||
-            !(f[i] = malloc((size_t)len + 1)) || read_all(fd, f[i], (size_t)len) != 0) {
-            isolate_fields_free(f, l, (int)k);
-            return -1;
-        }
-        f[i][len] = '\0';
-        l[i] = (size_t)len;
-    }
-    *fields = f;
-    *lens = l;
-    *n = (int)k;
-    return 1;
 }
 
 /* ---- within a worker ---------------------------------------------------- */

@@ -16,15 +16,16 @@
  * Each worker runs with an address-space limit (RLIMIT_AS, max_memory),
  * left out when built with AddressSanitizer: ASan reserves terabytes of
  * virtual space and cannot start under such a limit. The worker may set a
- * CPU limit of its own per page (isolate_cpu_limit). */
+ * CPU limit of its own per page (isolate_cpu_limit). The fork, the limit,
+ * the kill and the messages are base/'s (base/proc.h), which the library's
+ * option "isolate" uses too; this file adds the zygote and the pool. */
 #ifndef GLANCE_TOOLS_ISOLATE_H
 #define GLANCE_TOOLS_ISOLATE_H
 
 #include <stddef.h>
 #include <sys/types.h>
 
-/* 1 when built with AddressSanitizer (the address-space limit is skipped). */
-int isolate_asan(void);
+#include "base/proc.h"
 
 /* The worker's loop: reads requests from `fd` and answers them until EOF;
  * its return is the worker's exit code. Runs in the worker process. */
@@ -56,22 +57,6 @@ void isolate_stop(isolate *z);
 int isolate_run(int (*fn)(void *arg), void *arg, size_t max_memory, double deadline_ms,
                 int *status);
 
-/* A message: `n` fields of bytes. */
-typedef struct isolate_field {
-    const void *data;
-    size_t len;
-} isolate_field;
-
-/* Sends a message of `n` fields: 0, or -1 (the peer is gone). */
-int isolate_send(int fd, const isolate_field *f, int n);
-
-/* Waits for a message until `deadline_ms` (base_now_ms(); 0: no deadline)
- * and reads it: its fields malloc'd, each NUL-terminated (free each and the
- * array). 1, 0 at the deadline, -1 when the peer is gone or the message is
- * not one. */
-int isolate_recv(int fd, double deadline_ms, char ***fields, size_t **lens, int *n);
-void isolate_fields_free(char **fields, size_t *lens, int n);
-
 /* A pool of `n` workers of one zygote for `n` threads of a command, each
  * call on a worker no other thread is using, the worker forked on first
  * use and again after one was killed (the zygote started by
@@ -80,10 +65,10 @@ typedef struct isolate_pool isolate_pool;
 isolate_pool *isolate_pool_start(isolate_main_fn fn, void *arg, size_t max_memory, int n);
 /* Sends the `nq` fields of `q` to a free worker and waits for its answer
  * until `deadline_ms` (0: none). 1: the answer in *fields etc. (as
- * isolate_recv); 0: the deadline passed, the worker killed; -1: the worker
+ * base_proc_recv); 0: the deadline passed, the worker killed; -1: the worker
  * ended without an answer (killed and reaped: *status its wait status, -1
  * when unknown). Thread-safe; at most `n` calls at once. */
-int isolate_pool_call(isolate_pool *p, const isolate_field *q, int nq, double deadline_ms,
+int isolate_pool_call(isolate_pool *p, const base_proc_field *q, int nq, double deadline_ms,
                       char ***fields, size_t **lens, int *n, int *status);
 /* Closes the workers' sockets and stops the zygote (and the workers). */
 void isolate_pool_stop(isolate_pool *p);

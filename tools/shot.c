@@ -81,7 +81,8 @@ int shot_cli_write(const shot_cli *s, glance_context *ctx, glance_result *res)
     if (st == GLANCE_EIO)
         fprintf(stderr, "glance: cannot write %s: %s\n", s->out, strerror(errno));
     else if (st == GLANCE_EOPTION)
-        fprintf(stderr, "glance: no shot of %s: the page was not laid out\n", s->out);
+        fprintf(stderr, "glance: no shot of %s: the page was not laid out here (or in a child "
+                "process, by --isolate)\n", s->out);
     else
         fprintf(stderr, "glance: no shot %s: %s\n", s->out, glance_strerror(st));
     return EXIT_INTERNAL;

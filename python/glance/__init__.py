@@ -15,7 +15,10 @@ in .result).
 Options are the library's keys (glance_options_set, `glance options`):
 keyword arguments with '_' for the '.' of a method's options
 (gce_alpha=2 is "gce.alpha"), or a dict, options={"gce.alpha": "2"}.
-True and False are "on" and "off".
+True and False are "on" and "off". isolate=True works on each page in a
+child process the library forks, killed past time_budget and a second and
+bounded by max_memory (a GlanceError "costly" or "nomem"), rather than in
+this process, where a page costly within the layout runs to its end.
 
 The library: $GLANCE_LIBRARY when set (a path), else libglance.so.0.2 as the
 dynamic loader finds it (an installed glance). Each thread gets its own

@@ -1,7 +1,7 @@
 """python/glance against the build's libglance.so: the dict is the JSON of
 glance extract, options by keyword and by dict, errors as exceptions with
-their status, bytes in their charset, a page from a URL, threads, and
-records answered as glance batch answers them."""
+their status, bytes in their charset, a page from a URL, threads, the
+option isolate, and records answered as glance batch answers them."""
 import http.server
 import json
 import os
@@ -56,6 +56,20 @@ def test_options_by_keyword_and_by_dict():
     assert a["method"] == "gce"
     assert a["text"] == b["text"]
     assert glance.extract(html, classic_min_share=0.5, method="classic", offline=True)["classic"]["min_share"] == 0.5
+
+
+def test_isolate_is_an_option_like_any():
+    # the library's option isolate: the page in a child process, the same dict
+    html = fixture("news.html")
+    alone = glance.extract(html, offline=True)
+    isolated = glance.extract(html, offline=True, isolate=True)
+    assert isolated["text"] == alone["text"] and isolated["method"] == alone["method"]
+    # a page costly within the layout: its process killed at the budget and a second
+    floats = "<html><body><p>floats</p>" + "".join(
+        '<div style="float:left;width:%dpx">w</div>' % (i % 300 + 1) for i in range(20000))
+    with pytest.raises(glance.GlanceError) as e:
+        glance.extract(floats, offline=True, isolate=True, time_budget=3, max_floats=100000)
+    assert e.value.name == "costly" and "time_budget" in e.value.message
 
 
 def test_a_bad_option_raises_with_its_status():

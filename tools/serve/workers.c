@@ -90,7 +90,7 @@ static int worker_main(void *arg, int fd)
         char **f;
         size_t *l;
         int n;
-        if (isolate_recv(fd, 0, &f, &l, &n) != 1)
+        if (base_proc_recv(fd, 0, &f, &l, &n) != 1)
             break;
         serve_answer a;
         memset(&a, 0, sizeof a);
@@ -120,14 +120,14 @@ static int worker_main(void *arg, int fd)
                 serve_error(&a, 500, "fonts", "cannot set up fonts");
         }
         glance_options_free(o);
-        isolate_fields_free(f, l, n);
+        base_proc_fields_free(f, l, n);
         int ct = 0;
         while (ct < N_CTYPES && !(a.ctype && strcmp(a.ctype, ctypes[ct]) == 0))
             ct++;
         char head[64];
         snprintf(head, sizeof head, "%d %d %d", a.code, a.retry_after, ct);
-        isolate_field out[2] = {{head, strlen(head)}, {a.body, a.body ? a.len : 0}};
-        int bad = isolate_send(fd, out, 2);
+        base_proc_field out[2] = {{head, strlen(head)}, {a.body, a.body ? a.len : 0}};
+        int bad = base_proc_send(fd, out, 2);
         free(a.body);
         if (bad)
             break;
@@ -166,9 +166,9 @@ static int send_job(serve_workers *w, slot *s, const serve_job *job)
     options_diff(w->base, job->opts, &diff);
     const char *u = job->url ? job->url : "", *c = job->charset ? job->charset : "",
                *b = job->base ? job->base : "";
-    isolate_field f[7] = {{head, strlen(head)}, {u, strlen(u)}, {job->body, job->body ? job->len : 0},
+    base_proc_field f[7] = {{head, strlen(head)}, {u, strlen(u)}, {job->body, job->body ? job->len : 0},
                           {"", 0}, {c, strlen(c)}, {b, strlen(b)}, {diff.data, diff.len}};
-    int r = diff.oom ? -1 : isolate_send(s->fd, f, 7);
+    int r = diff.oom ? -1 : base_proc_send(s->fd, f, 7);
     base_buf_free(&diff);
     return r;
 }
@@ -215,17 +215,17 @@ static int run_on_worker(serve_workers *w, slot *s, const serve_job *job, serve_
     size_t *l = NULL;
     int n = 0, r = -1;
     if (send_job(w, s, job) == 0)
-        r = isolate_recv(s->fd, deadline, &f, &l, &n);
+        r = base_proc_recv(s->fd, deadline, &f, &l, &n);
     int code, retry, ct;
     if (r == 1 && n == 2 && sscanf(f[0], "%d %d %d", &code, &retry, &ct) == 3) {
         *a = (serve_answer){code, ct >= 0 && ct < N_CTYPES ? ctypes[ct] : "application/octet-stream",
                             l[1] ? f[1] : NULL, l[1], retry};
         if (l[1])
             f[1] = NULL; /* taken */
-        isolate_fields_free(f, l, n);
+        base_proc_fields_free(f, l, n);
         return 0;
     }
-    isolate_fields_free(f, l, n);
+    base_proc_fields_free(f, l, n);
     int status = end_worker(w, s);
     char msg[200];
     if (r == 0) {
