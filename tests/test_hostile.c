@@ -429,11 +429,14 @@ static void time_budget_between_methods(void **state)
 /* Random bytes are refused at any length but the shortest, whatever the
  * seed: a tenth of them are control bytes, which no page in any charset
  * holds but as strays, and bytes in no charset without markup are no page
- * either (below some 16 bytes a run can pass for text by chance). A few pages in legacy charsets and with broken
- * bytes are read (test_charset.c has more). */
+ * either, markup being a whole tag's start, which a random run holds one
+ * time in millions (below some 16 bytes a run can pass for text by
+ * chance: "ab" is text). Short runs are tried by the thousand. A few pages
+ * in legacy charsets, with broken bytes, or as short as a fragment are
+ * read (test_charset.c has more). */
 static void random_bytes_any_length(void **state)
 {
-    static const size_t lengths[] = {64, 100, 333, 1000, 4096, 10000, 65536, 102400, 1 << 20};
+    static const size_t lengths[] = {16, 24, 32, 48, 64, 100, 333, 1000, 4096, 10000, 65536, 102400, 1 << 20};
     unsigned char *b = malloc(1 << 20);
     assert_non_null(b);
     for (uint64_t seed = 1; seed <= 8; seed++) {
@@ -447,9 +450,21 @@ static void random_bytes_any_length(void **state)
         for (size_t k = 0; k < sizeof lengths / sizeof lengths[0]; k++)
             expect((const char *)b, lengths[k], NULL, GLANCE_EINPUT, "binary data");
     }
+    /* 3 000 short runs, 16 to 63 bytes, from one stream. */
+    uint64_t x = 0x2545f4914f6cdd1dull;
+    for (int n = 0; n < 3000; n++) {
+        size_t len = 16 + (size_t)(n % 48);
+        for (size_t i = 0; i < len; i++) {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            b[i] = (unsigned char)(x >> 24);
+        }
+        expect((const char *)b, len, NULL, GLANCE_EINPUT, "binary data");
+    }
     free(b);
     /* windows-1251 without a declaration, Shift_JIS declared, ISO-8859-1
-     * with a stray control byte: pages. */
+     * with a stray control byte, short ISO-8859-1 fragments: pages. */
     const char *pages[] = {
         "<html><body><p>\xcf\xf0\xe8\xe2\xe5\xf2, \xec\xe8\xf0! \xdd\xf2\xee \xf2\xe5\xea\xf1\xf2 "
         "\xed\xe0 \xf0\xf3\xf1\xf1\xea\xee\xec \xff\xe7\xfb\xea\xe5, \xe8 \xee\xed \xe4\xee\xeb"
@@ -457,6 +472,7 @@ static void random_bytes_any_length(void **state)
         "<html><head><meta charset=\"shift_jis\"></head><body><p>\x93\xfa\x96\x7b\x8c\xea\x82"
         "\xcc\x95\xb6\x8f\xcd\x82\xc5\x82\xb7\x81\x42</p></body></html>",
         "<html><body><p>Caf\xe9 cr\xe8me br\xfbl\xe9" "e\x01, and words around them.</p></body></html>",
+        "<p>Caf\xe9 cr\xe8me</p>", "<!-- \xe9t\xe9 -->Caf\xe9", "<b>\xe9t\xe9</b>",
     };
     for (size_t i = 0; i < sizeof pages / sizeof pages[0]; i++)
         expect(pages[i], strlen(pages[i]), NULL, GLANCE_OK, NULL);
