@@ -350,6 +350,14 @@ typedef struct glance_timings {
                           answer */
     double total_ms;   /* the whole call, input checks and fetching included */
     double fetch_ms;   /* the page and its stylesheets from the network */
+    /* parse_ms in its parts: */
+    double css_ms;     /* glance's own pass before litehtml: the scan of the
+                          tags, the CSS filter, the page rewritten */
+    double html_ms;    /* litehtml's HTML parse (gumbo) and its elements made */
+    double style_ms;   /* the stylesheets parsed, applied to every element and
+                          their properties read (litehtml's style resolution) */
+    /* and of layout_ms: */
+    double tree_ms;    /* the dom tree built from the laid-out page */
 } glance_timings;
 
 glance_timings glance_result_timings(const glance_result *res);

@@ -181,6 +181,12 @@ char *json_build(const glance_result *res)
     json_object_object_add(t, "fetch", json_object_new_double(res->timings.fetch_ms));
     json_object_object_add(t, "parse", json_object_new_double(res->timings.parse_ms));
     json_object_object_add(t, "layout", json_object_new_double(res->timings.layout_ms));
+    json_object *pp = json_object_new_object();
+    json_object_object_add(pp, "css", json_object_new_double(res->timings.css_ms));
+    json_object_object_add(pp, "html", json_object_new_double(res->timings.html_ms));
+    json_object_object_add(pp, "styles", json_object_new_double(res->timings.style_ms));
+    json_object_object_add(t, "parse_parts", pp);
+    json_object_object_add(t, "tree", json_object_new_double(res->timings.tree_ms));
     json_object_object_add(t, "extract", json_object_new_double(res->timings.extract_ms));
     json_object_object_add(t, "total", json_object_new_double(res->timings.total_ms));
     json_object_object_add(o, "timings_ms", t);

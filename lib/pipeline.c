@@ -291,6 +291,10 @@ glance_status pipeline_page(glance_context *ctx, glance_result *res, const char 
     }
     res->timings.parse_ms = res->rstats.parse_ms;
     res->timings.layout_ms = res->rstats.layout_ms + res->rstats.dom_ms;
+    res->timings.css_ms = res->rstats.css_ms;
+    res->timings.html_ms = res->rstats.html_ms;
+    res->timings.style_ms = res->rstats.style_ms;
+    res->timings.tree_ms = res->rstats.dom_ms;
     if (rs != RENDER_OK) {
         render_failure(res, o, rs);
         return status_from_render(rs);

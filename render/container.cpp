@@ -246,6 +246,8 @@ public:
     css_index *filter = nullptr; // the page's tags, classes and ids
     table_guard tables{0, 0, false}; // the cells of the tables' grids (guarded_body)
     render_painter *painter = nullptr; // set while render_paint draws
+    double last_element_ms = 0; // when litehtml asked for its last element
+    double filter_ms = 0;       // the CSS filter on linked sheets, inside litehtml's parse
 
     litehtml::uint_ptr create_font(const litehtml::tchar_t *face, int size, int weight,
                                    litehtml::font_style italic, unsigned int decoration,
@@ -368,12 +370,14 @@ public:
         }
         stats_.stylesheets_loaded++;
         if (filter) {
+            double tf = base_now_ms();
             size_t n;
             char *f = css_filter(filter, text.data(), text.size(), &n);
             if (!f)
                 throw std::bad_alloc();
             text.assign(f, n);
             free(f);
+            filter_ms += base_now_ms() - tf;
         }
     }
 
@@ -399,6 +403,7 @@ public:
                                                       const litehtml::string_map &,
                                                       const std::shared_ptr<litehtml::document> &doc) override
     {
+        last_element_ms = base_now_ms();
         if (tag && (!strcmp(tag, "td") || !strcmp(tag, "th")))
             return std::make_shared<clamped_td>(doc);
         if (tag && !strcmp(tag, "body"))
@@ -627,10 +632,16 @@ extern "C" render_status render_load(render_engine *eng, const char *html, const
             rd->context.load_master_stylesheet(ua.get());
             fonts_missing_clear(eng->fonts); // this page's scripts only
             rd->cont->filter = ix.get();
+            double tc = base_now_ms();
+            st.css_ms += tc - t0;
+            rd->cont->last_element_ms = tc;
             rd->doc = litehtml::document::createFromUTF8(page.get(), rd->cont.get(), &rd->context);
             rd->cont->filter = nullptr;
             double t1 = base_now_ms();
             st.parse_ms += t1 - t0;
+            st.html_ms += rd->cont->last_element_ms - tc;
+            st.css_ms += rd->cont->filter_ms;
+            st.style_ms += t1 - rd->cont->last_element_ms - rd->cont->filter_ms;
             if (!rd->doc || !rd->doc->root())
                 return RENDER_EPARSE;
             if (rd->cont->font_failed)

@@ -100,6 +100,10 @@ typedef struct render_stats {
     double parse_ms;   /* HTML parse, CSS parse and style resolution */
     double layout_ms;  /* litehtml layout at the window width */
     double dom_ms;     /* building the dom tree from the layout */
+    /* parse_ms in its parts: */
+    double css_ms;     /* the tag scan, the CSS filter, the page rewritten */
+    double html_ms;    /* litehtml's HTML parse and element creation */
+    double style_ms;   /* stylesheets parsed and applied, styles resolved */
     size_t elements, words, max_attrs; /* the scan's counts (render_html_count) */
     size_t table_cells;  /* the scan's too */
     double generated;    /* the CSS filter's bound of generated characters */

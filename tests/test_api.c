@@ -66,6 +66,10 @@ static void finds_article(void **state)
     assert_true(t.parse_ms > 0 && t.layout_ms > 0 && t.extract_ms > 0);
     assert_true(t.total_ms >= t.parse_ms + t.layout_ms + t.extract_ms);
     assert_true(t.fetch_ms >= 0 && t.fetch_ms <= t.total_ms); /* no stylesheet to fetch */
+    /* parse in its parts, and the tree within layout */
+    assert_true(t.css_ms > 0 && t.html_ms > 0 && t.style_ms > 0);
+    assert_true(t.css_ms + t.html_ms + t.style_ms <= t.parse_ms + 1e-6);
+    assert_true(t.tree_ms > 0 && t.tree_ms <= t.layout_ms);
     glance_result_free(res);
 }
 

@@ -71,6 +71,42 @@ static dom_box box_of(render_doc *doc, const char *xpath)
                      b_.h, (X), (Y), (W), (H));                                                    \
     } while (0)
 
+static const dom_node *node_at(render_doc *doc, const char *xpath)
+{
+    const dom_node *n = dom_find_xpath(render_doc_dom(doc), xpath);
+    if (!n)
+        fail_msg("no node at %s", xpath);
+    return n;
+}
+
+/* The layer keeps each element's answers to inherited lookups once its own
+ * declarations are final (compat.cpp): what an ancestor's stylesheet rule or
+ * style attribute gives is inherited, and a descendant's own style attribute
+ * or rule still wins, exactly as litehtml alone resolves them. */
+static void inherited_styles_as_litehtml_alone(void **state)
+{
+    (void)state;
+    const char *body =
+        "<style>.h{visibility:hidden}.w{font-weight:bold}.n{font-weight:normal}</style>"
+        "<div class=h><section><p>hidden <b>deep</b></p>"
+        "<p style='visibility:visible'>shown</p></section></div>"
+        "<div class=w><section><p>bold <i>too</i></p><p class=n>not bold</p>"
+        "<p style='font-weight:300'>light</p></section></div>"
+        "<div style='white-space:pre'><section><p>a  b</p></section></div>";
+    for (int plain = 0; plain <= 1; plain++) {
+        render_doc *doc = lay_out(body, plain);
+        assert_true(node_at(doc, "/html/body/div[1]/section/p[1]/b")->hidden & DOM_HIDDEN_VISIBILITY);
+        assert_true(node_at(doc, "/html/body/div[1]/section/p[1]")->hidden & DOM_HIDDEN_VISIBILITY);
+        assert_false(node_at(doc, "/html/body/div[1]/section/p[2]")->hidden & DOM_HIDDEN_VISIBILITY);
+        assert_int_equal(node_at(doc, "/html/body/div[2]/section/p[1]/i")->font_weight, 700);
+        assert_int_equal(node_at(doc, "/html/body/div[2]/section/p[2]")->font_weight, 400);
+        assert_int_equal(node_at(doc, "/html/body/div[2]/section/p[3]")->font_weight, 300);
+        assert_true(node_at(doc, "/html/body/div[3]/section/p")->preformatted);
+        assert_false(node_at(doc, "/html/body/div[2]/section/p[1]")->preformatted);
+        render_doc_free(doc);
+    }
+}
+
 /* A main column that grows beside a fixed sidebar: the classic page. */
 static void flex_row_grow_beside_fixed(void **state)
 {
@@ -313,6 +349,7 @@ int main(void)
         cmocka_unit_test(grid_repeat_and_span),
         cmocka_unit_test(item_text_inside_item),
         cmocka_unit_test(nested_flex_rows),
+        cmocka_unit_test(inherited_styles_as_litehtml_alone),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

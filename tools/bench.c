@@ -38,7 +38,9 @@ static void usage_bench(FILE *f)
           "paper's token LCS and matched text blocks; the snippets' precision,\n"
           "recall and F when the truth has \"with\" and \"without\" lists; a table\n"
           "per \"type\" and per \"group\" when it has those. Prints the time per page\n"
-          "(parse, layout, extraction: median, 90th and 99th percentiles), pages per\n"
+          "(parse, layout, extraction: median, 90th and 99th percentiles; parse in\n"
+          "its parts: glance's CSS filter and page rewrite, litehtml's HTML parse\n"
+          "and elements, its style resolution; of layout, the tree built), pages per\n"
           "second and the peak memory. With --score, scores an output file of the\n"
           "same shape (optionally wrapped as {\"version\", \"output\"}) instead.\n"
           "\n"
@@ -73,6 +75,7 @@ typedef struct page_out {
     const char *method; /* the extractor that answered (static string) */
     char *message;   /* why not, when not */
     double parse_ms, layout_ms, extract_ms, total_ms;
+    double css_ms, html_ms, style_ms, tree_ms; /* parse's parts; layout's tree */
     int scored;
     scores_page sc;
     fidelity_page fid;  /* --fidelity */
@@ -153,6 +156,10 @@ static void bench_extract(const bench_run *run, glance_context *ctx, size_t i, p
             glance_timings t = glance_result_timings(res);
             o->parse_ms = t.parse_ms;
             o->layout_ms = t.layout_ms;
+            o->css_ms = t.css_ms;
+            o->html_ms = t.html_ms;
+            o->style_ms = t.style_ms;
+            o->tree_ms = t.tree_ms;
             o->total_ms = wall;
             o->extract_ms = wall - t.parse_ms - t.layout_ms;
             if (o->extract_ms < 0)
@@ -240,8 +247,9 @@ static int bench_worker(void *arg, int fd)
             bench_extract(run, ctx, i, &o);
         }
         char head[256];
-        snprintf(head, sizeof head, "%d %d %.17g %.17g %.17g %.17g", (int)o.status, o.text != NULL,
-                 o.parse_ms, o.layout_ms, o.extract_ms, o.total_ms);
+        snprintf(head, sizeof head, "%d %d %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g",
+                 (int)o.status, o.text != NULL, o.parse_ms, o.layout_ms, o.extract_ms, o.total_ms,
+                 o.css_ms, o.html_ms, o.style_ms, o.tree_ms);
         const char *m = o.method ? o.method : "", *t = o.text ? o.text : "",
                    *msg = o.message ? o.message : "";
         base_proc_field out[4] = {{head, strlen(head)}, {t, strlen(t)}, {m, strlen(m)},
@@ -282,8 +290,9 @@ static int bench_page_isolated(void *arg, glance_context *ctx, size_t i)
                               &status);
     int st, has_text;
     if (r == 1 && n == 4 &&
-        sscanf(f[0], "%d %d %lf %lf %lf %lf", &st, &has_text, &o->parse_ms, &o->layout_ms,
-               &o->extract_ms, &o->total_ms) == 6) {
+        sscanf(f[0], "%d %d %lf %lf %lf %lf %lf %lf %lf %lf", &st, &has_text, &o->parse_ms,
+               &o->layout_ms, &o->extract_ms, &o->total_ms, &o->css_ms, &o->html_ms, &o->style_ms,
+               &o->tree_ms) == 10) {
         o->status = (glance_status)st;
         if (has_text) {
             o->text = f[1];
@@ -391,6 +400,10 @@ static int write_out(const char *path, const bench_run *run, scores_run *sr,
         json_object_object_add(ms, "layout", json_object_new_double(o->layout_ms));
         json_object_object_add(ms, "extract", json_object_new_double(o->extract_ms));
         json_object_object_add(ms, "total", json_object_new_double(o->total_ms));
+        json_object_object_add(ms, "css", json_object_new_double(o->css_ms));
+        json_object_object_add(ms, "html", json_object_new_double(o->html_ms));
+        json_object_object_add(ms, "styles", json_object_new_double(o->style_ms));
+        json_object_object_add(ms, "tree", json_object_new_double(o->tree_ms));
         json_object_object_add(pg, "ms", ms);
         if (o->scored) {
             const scores_page *p = &o->sc;
@@ -593,6 +606,7 @@ static int run_bench(glance_options *opt, const char *method, const char *window
     scores_run_init(&sr2);
     double *parse = malloc(n * sizeof *parse), *layout = malloc(n * sizeof *layout),
            *extract = malloc(n * sizeof *extract), *total = malloc(n * sizeof *total);
+    double *parts = malloc(4 * n * sizeof *parts); /* css, html, styles, tree: n each */
     fidelity_page *fp = NULL;
     int rc = EXIT_INTERNAL;
     run.out = calloc(n, sizeof *run.out);
@@ -600,7 +614,7 @@ static int run_bench(glance_options *opt, const char *method, const char *window
     int have_given = given != NULL;
     run.page_dirs = given && !*given;
     free(given);
-    if (!run.out || !parse || !layout || !extract || !total || !have_given) {
+    if (!run.out || !parse || !layout || !extract || !total || !parts || !have_given) {
         fprintf(stderr, "glance bench: out of memory\n");
         goto out;
     }
@@ -641,6 +655,10 @@ static int run_bench(glance_options *opt, const char *method, const char *window
         layout[i] = o->layout_ms;
         extract[i] = o->extract_ms;
         total[i] = o->total_ms;
+        parts[i] = o->css_ms;
+        parts[n + i] = o->html_ms;
+        parts[2 * n + i] = o->style_ms;
+        parts[3 * n + i] = o->tree_ms;
         if (o->total_ms > run.out[slowest].total_ms)
             slowest = i;
     }
@@ -673,6 +691,11 @@ static int run_bench(glance_options *opt, const char *method, const char *window
                percentile(layout, n, ranks[k].p), percentile(extract, n, ranks[k].p),
                percentile(total, n, ranks[k].p));
     printf("%-22s %8s %8s %8s %8.1f  %s\n", "  slowest", "", "", "", slow_ms, slow_id);
+    printf("%-22s %8s %8s %8s %8s\n", "parse, layout in parts", "css", "html", "styles", "tree");
+    for (size_t k = 0; k < sizeof ranks / sizeof ranks[0]; k++)
+        printf("%-22s %8.1f %8.1f %8.1f %8.1f\n", ranks[k].name, percentile(parts, n, ranks[k].p),
+               percentile(parts + n, n, ranks[k].p), percentile(parts + 2 * n, n, ranks[k].p),
+               percentile(parts + 3 * n, n, ranks[k].p));
     printf("%.1f pages/s over %.1f s; peak resident memory %.1f MB\n", n / (wall / 1000.0),
            wall / 1000.0, ru.ru_maxrss / 1024.0);
     if (fidelity) {
@@ -699,6 +722,7 @@ out:
     free(layout);
     free(extract);
     free(total);
+    free(parts);
     scores_run_free(&sr);
     scores_run_free(&sr2);
     outs_free(run.out, n);
