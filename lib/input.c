@@ -397,6 +397,12 @@ glance_status input_to_utf8(const char *bytes, size_t len, size_t limit, const c
     char *converted = NULL;
     size_t clen = 0;
     int unreadable = 0; /* neither UTF-8 nor after a BOM */
+    /* After a UTF-16 BOM any two bytes are a character, and random ones
+     * are characters of every script with a control character one time in
+     * 2 400: the count of control bytes cannot tell them from text under
+     * some hundred kilobytes. A page in UTF-16 has tags; without any it is
+     * refused as the bytes in no charset are. */
+    int utf16 = 0;
     if (len >= 2 && ((b[0] == 0xff && b[1] == 0xfe) || (b[0] == 0xfe && b[1] == 0xff))) {
         const char *enc = b[0] == 0xff ? "UTF-16LE" : "UTF-16BE";
         glance_status st = iconv_to_utf8(bytes + 2, len - 2, enc, 2, &converted, &clen);
@@ -406,6 +412,7 @@ glance_status input_to_utf8(const char *bytes, size_t len, size_t limit, const c
         }
         snprintf(cs->name, sizeof cs->name, "%s", enc);
         cs->from = "bom";
+        utf16 = 1;
         b = (const unsigned char *)converted;
         len = clen;
     } else if (len >= 3 && b[0] == 0xef && b[1] == 0xbb && b[2] == 0xbf) {
@@ -444,10 +451,11 @@ glance_status input_to_utf8(const char *bytes, size_t len, size_t limit, const c
             len = clen;
         }
     }
-    /* Bytes in no charset of their own and with no markup are no page
-     * (a short random run may lack control bytes, not high ones). */
+    /* Bytes in no charset of their own, or after a UTF-16 BOM, and with no
+     * markup are no page (a short random run may lack control bytes, not
+     * high ones). */
     const char *sig = binary_signature(b, len);
-    if (sig || looks_binary(b, len) || (unreadable && !has_markup(b, len))) {
+    if (sig || looks_binary(b, len) || ((unreadable || utf16) && !has_markup(b, len))) {
         snprintf(why, why_cap, "binary data, not HTML%s%s", sig ? ": " : "", sig ? sig : "");
         free(converted);
         return GLANCE_EINPUT;

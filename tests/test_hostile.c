@@ -431,7 +431,8 @@ static void time_budget_between_methods(void **state)
  * holds but as strays, and bytes in no charset without markup are no page
  * either, markup being a whole tag's start, which a random run holds one
  * time in millions (below some 16 bytes a run can pass for text by
- * chance: "ab" is text). Short runs are tried by the thousand. A few pages
+ * chance: "ab" is text). Short runs are tried by the thousand, and runs
+ * after a UTF-16 BOM, which decode to characters of every script. A few pages
  * in legacy charsets, with broken bytes, or as short as a fragment are
  * read (test_charset.c has more). */
 static void random_bytes_any_length(void **state)
@@ -462,6 +463,19 @@ static void random_bytes_any_length(void **state)
         }
         expect((const char *)b, len, NULL, GLANCE_EINPUT, "binary data");
     }
+    /* Random bytes after a UTF-16 BOM, either order, 30 B to 64 KiB. */
+    for (size_t len = 32; len <= 65536; len *= 4)
+        for (int order = 0; order < 2; order++) {
+            for (size_t i = 0; i < len; i++) {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                b[i] = (unsigned char)(x >> 24);
+            }
+            b[0] = order ? 0xfe : 0xff;
+            b[1] = order ? 0xff : 0xfe;
+            expect((const char *)b, len, NULL, GLANCE_EINPUT, "binary data");
+        }
     free(b);
     /* windows-1251 without a declaration, Shift_JIS declared, ISO-8859-1
      * with a stray control byte, short ISO-8859-1 fragments: pages. */
