@@ -767,10 +767,58 @@ private:
     bool final_ = false;
 };
 
+// litehtml 0.6 applies a stylesheet by trying every one of its selectors on
+// every element (html_tag::apply_stylesheet), and tries a selector by its
+// rightmost compound first: the tag, then each attribute condition in turn,
+// each read through get_attr (a std::string made of the name, a map lookup).
+// A class or an id the element lacks, or another tag, rejects the selector
+// there. may_match() answers those three conditions from the element's own
+// tag, class list and id, with litehtml's own comparisons (the tag exactly,
+// classes and ids by t_strcasecmp): a selector it rejects is one litehtml
+// rejects, so the element's declarations, their order and its used
+// selectors stay litehtml's. The rest goes through litehtml's matching.
+bool may_match(const litehtml::css_element_selector &s, const std::string &tag,
+               const litehtml::string_vector &classes, const litehtml::string_map &attrs)
+{
+    static const std::string id_key("id");
+    const std::string &t = s.m_tag;
+    if (!t.empty() && !(t.size() == 1 && t[0] == '*') && t != tag)
+        return false;
+    for (const auto &a : s.m_attrs) {
+        if (a.condition != litehtml::select_equal)
+            continue;
+        if (a.attribute == "class") {
+            for (const auto &want : a.class_val) {
+                bool found = false;
+                for (const auto &have : classes)
+                    if (!litehtml::t_strcasecmp(want.c_str(), have.c_str())) {
+                        found = true;
+                        break;
+                    }
+                if (!found)
+                    return false;
+            }
+        } else if (a.attribute == id_key) {
+            auto it = attrs.find(id_key);
+            if (it == attrs.end() || litehtml::t_strcasecmp(a.val.c_str(), it->second.c_str()))
+                return false;
+        }
+    }
+    return true;
+}
+
 template <class Base>
 class element final : public Base, public node {
 public:
     explicit element(const std::shared_ptr<litehtml::document> &doc) : Base(doc) {}
+
+    using Base::select;
+    int select(const litehtml::css_selector &selector, bool apply_pseudo) override
+    {
+        if (!may_match(selector.m_right, this->m_tag, this->m_class_values, this->m_attrs))
+            return litehtml::select_no_match;
+        return Base::select(selector, apply_pseudo);
+    }
 
     const litehtml::tchar_t *get_style_property(const litehtml::tchar_t *name, bool inherited,
                                                 const litehtml::tchar_t *def = nullptr) const override
