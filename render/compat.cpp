@@ -13,6 +13,8 @@
 #include <cstdint>
 #include <cstring>
 #include <strings.h>
+#include <type_traits>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
@@ -807,10 +809,157 @@ bool may_match(const litehtml::css_element_selector &s, const std::string &tag,
     return true;
 }
 
+// The stylesheet's selectors by the one condition of their rightmost
+// compound that an element most seldom meets (browsers' rule hash): an id,
+// else a class, else a tag; the others under "any". A selector filed under
+// a key can match only an element with that id, class or tag, so an
+// element tries the selectors under its own keys and "any", in the
+// stylesheet's order (litehtml's, sorted by specificity and source order),
+// and no other. Keys are ASCII-lowered as t_strcasecmp compares (ids,
+// classes); tags exactly, as html_tag::select compares them.
+class rule_index {
+public:
+    explicit rule_index(const litehtml::css &sheet) : sheet_(&sheet)
+    {
+        const auto &sels = sheet.selectors();
+        for (size_t i = 0; i < sels.size(); i++) {
+            const litehtml::css_element_selector &r = sels[i]->m_right;
+            const std::string *id = nullptr, *cls = nullptr;
+            for (const auto &a : r.m_attrs) {
+                if (a.condition != litehtml::select_equal)
+                    continue;
+                if (!id && a.attribute == "id")
+                    id = &a.val;
+                else if (!cls && a.attribute == "class" && !a.class_val.empty())
+                    cls = &a.class_val[0];
+            }
+            int n = (int)i;
+            if (id)
+                ids_[lower(*id)].push_back(n);
+            else if (cls)
+                classes_[lower(*cls)].push_back(n);
+            else if (!r.m_tag.empty() && r.m_tag != "*")
+                tags_[r.m_tag].push_back(n);
+            else
+                any_.push_back(n);
+        }
+    }
+    const litehtml::css *sheet() const { return sheet_; }
+
+    // The selectors an element with this tag, these classes and this id
+    // (or none) may match, in the stylesheet's order.
+    void candidates(const std::string &tag, const litehtml::string_vector &classes,
+                    const char *id, std::vector<int> &out) const
+    {
+        out.assign(any_.begin(), any_.end());
+        add(tags_, tag, out);
+        if (id)
+            add(ids_, lower(id), out);
+        for (const auto &c : classes)
+            add(classes_, lower(c), out);
+        std::sort(out.begin(), out.end());
+        out.erase(std::unique(out.begin(), out.end()), out.end());
+    }
+
+private:
+    using table = std::unordered_map<std::string, std::vector<int>>;
+    const litehtml::css *sheet_;
+    table ids_, classes_, tags_;
+    std::vector<int> any_;
+
+    static std::string lower(const std::string &s)
+    {
+        std::string r(s);
+        for (char &c : r)
+            c = (char)litehtml::t_tolower((unsigned char)c);
+        return r;
+    }
+    static void add(const table &t, const std::string &key, std::vector<int> &out)
+    {
+        auto it = t.find(key);
+        if (it != t.end())
+            out.insert(out.end(), it->second.begin(), it->second.end());
+    }
+};
+
+// The index of the stylesheet being applied: built by the outermost of our
+// elements' apply_stylesheet (the root's, for the whole tree), kept while
+// the call walks the tree below it, dropped when it returns.
+thread_local const rule_index *applying = nullptr;
+
 template <class Base>
 class element final : public Base, public node {
 public:
     explicit element(const std::shared_ptr<litehtml::document> &doc) : Base(doc) {}
+
+    // html_tag::apply_stylesheet (litehtml 0.6) over the selectors the
+    // index gives, the same steps in the same order; an anchor's own
+    // (:link first) stays litehtml's.
+    void apply_stylesheet(const litehtml::css &stylesheet) override
+    {
+        if (std::is_same<Base, litehtml::el_anchor>::value) {
+            Base::apply_stylesheet(stylesheet);
+            return;
+        }
+        std::unique_ptr<rule_index> own;
+        const rule_index *prev = applying;
+        if (!applying || applying->sheet() != &stylesheet) {
+            own.reset(new rule_index(stylesheet));
+            applying = own.get();
+        }
+        struct restore {
+            const rule_index *p;
+            ~restore() { applying = p; }
+        } r{prev};
+
+        this->remove_before_after();
+        static const std::string id_key("id");
+        auto idit = this->m_attrs.find(id_key);
+        std::vector<int> cand;
+        applying->candidates(this->m_tag, this->m_class_values,
+                             idit == this->m_attrs.end() ? nullptr : idit->second.c_str(), cand);
+        const auto &sels = stylesheet.selectors();
+        for (int i : cand) {
+            const litehtml::css_selector::ptr &sel = sels[i];
+            int apply = this->select(*sel, false);
+            if (apply == litehtml::select_no_match)
+                continue;
+            litehtml::used_selector::ptr us(new litehtml::used_selector(sel, false));
+            if (sel->is_media_valid()) {
+                if (apply & litehtml::select_match_pseudo_class) {
+                    if (this->select(*sel, true)) {
+                        if (apply & litehtml::select_match_with_after) {
+                            litehtml::element::ptr el = this->get_element_after();
+                            if (el)
+                                el->add_style(sel->m_style, sel->m_baseurl);
+                        } else if (apply & litehtml::select_match_with_before) {
+                            litehtml::element::ptr el = this->get_element_before();
+                            if (el)
+                                el->add_style(sel->m_style, sel->m_baseurl);
+                        } else {
+                            this->add_style(sel->m_style, sel->m_baseurl);
+                            us->m_used = true;
+                        }
+                    }
+                } else if (apply & litehtml::select_match_with_after) {
+                    litehtml::element::ptr el = this->get_element_after();
+                    if (el)
+                        el->add_style(sel->m_style, sel->m_baseurl);
+                } else if (apply & litehtml::select_match_with_before) {
+                    litehtml::element::ptr el = this->get_element_before();
+                    if (el)
+                        el->add_style(sel->m_style, sel->m_baseurl);
+                } else {
+                    this->add_style(sel->m_style, sel->m_baseurl);
+                    us->m_used = true;
+                }
+            }
+            this->m_used_styles.push_back(std::move(us));
+        }
+        for (auto &el : this->m_children)
+            if (el->get_display() != litehtml::display_inline_text)
+                el->apply_stylesheet(stylesheet);
+    }
 
     using Base::select;
     int select(const litehtml::css_selector &selector, bool apply_pseudo) override

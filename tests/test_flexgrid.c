@@ -139,7 +139,7 @@ static void assert_same_trees(render_doc *a, render_doc *b)
  * have (compat.cpp's rule index) and reject the rest before litehtml's
  * matching: the styles and boxes must be litehtml's own, with rules by id,
  * class, tag, attribute, the universal selector, :not(), descendant and
- * child combinators, pseudo-elements, ids and classes in another case, and
+ * child combinators, pseudo-elements, :link, ids and classes in another case, and
  * conflicts that specificity and source order settle. */
 static void selectors_as_litehtml_alone(void **state)
 {
@@ -166,6 +166,7 @@ static void selectors_as_litehtml_alone(void **state)
         "td.cell{width:120px;font-weight:900}"
         "ul li{margin-left:17px}ul > li > span{font-size:21px}"
         "h2 + p{margin-top:19px}"
+        "a.lk:link{display:block;width:123px}"
         "</style>"
         "<div id=main><div class='card'><p>one</p><p class=plain>two</p></div>"
         "<div class='card wide'><section><p data-x=1>three</p><p lang=fr>four</p></section></div>"
@@ -176,7 +177,8 @@ static void selectors_as_litehtml_alone(void **state)
         "<div class=gone>gone</div><p class=q>quote</p>"
         "<table><tr><td class=cell>cell</td><td>other</td></tr></table>"
         "<ul><li><span>item</span> one</li><li>two <em><span>deep</span></em></li></ul>"
-        "<h2>head</h2><p>after</p><p>later</p></div>";
+        "<h2>head</h2><p>after</p><p>later</p>"
+        "<p><a class=lk href=/x>link</a> <a class=lk>no link</a></p></div>";
     render_doc *with = lay_out(body, 0), *without = lay_out(body, 1);
     assert_same_trees(with, without);
     /* The rules did apply (a page no rule matched would prove nothing). */
@@ -188,6 +190,8 @@ static void selectors_as_litehtml_alone(void **state)
     assert_int_equal(node_at(with, "/html/body/div/div[2]/section/p[2]")->font_weight, 700);
     assert_true(node_at(with, "/html/body/div/div[9]")->hidden);
     assert_int_equal(box_of(with, "/html/body/div/div[1]/p[1]").h, 23);
+    assert_int_equal(box_of(with, "/html/body/div/p[4]/a[1]").w, 123);
+    assert_int_equal(node_at(with, "/html/body/div/p[4]/a[2]")->display, DOM_DISPLAY_INLINE);
     render_doc_free(with);
     render_doc_free(without);
 }
