@@ -893,13 +893,13 @@ public:
     explicit element(const std::shared_ptr<litehtml::document> &doc) : Base(doc) {}
 
     // html_tag::apply_stylesheet (litehtml 0.6) over the selectors the
-    // index gives, the same steps in the same order; an anchor's own
-    // (:link first) stays litehtml's.
+    // index gives, the same steps in the same order; an anchor first takes
+    // :link when it has an href, as el_anchor's does.
     void apply_stylesheet(const litehtml::css &stylesheet) override
     {
-        if (std::is_same<Base, litehtml::el_anchor>::value) {
-            Base::apply_stylesheet(stylesheet);
-            return;
+        if constexpr (std::is_same<Base, litehtml::el_anchor>::value) {
+            if (this->get_attr("href"))
+                this->m_pseudo_classes.push_back("link");
         }
         std::unique_ptr<rule_index> own;
         const rule_index *prev = applying;
