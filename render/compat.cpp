@@ -2,10 +2,13 @@
 // block and line layouts (compat.h says how).
 
 #include "render/compat.h"
+#include "render/styled.h"
 
 #include <litehtml/el_anchor.h>
 #include <litehtml/el_div.h>
 #include <litehtml/el_para.h>
+#include <litehtml/el_table.h>
+#include <litehtml/el_tr.h>
 
 #include <algorithm>
 #include <cmath>
@@ -723,69 +726,14 @@ private:
     }
 };
 
-// litehtml 0.6 answers an inherited property by looking its name up in the
-// element's map of declarations, then in its parent's, and so on up to the
-// root, for every element and every word, each time it is asked: most of
-// the time a page's styles take (the profile: get_style_property and the
-// string compares of its maps). An element whose own declarations are
-// final keeps its answers, so that its children and words ask once per
-// name. Its declarations are final once its parse_styles has begun (the
-// stylesheets applied to every element, its style attribute added first
-// thing): before that nothing is kept, nor ever for custom properties
-// (var() reads them while declarations are still being added).
-class inherited_cache {
-public:
-    template <class Lookup>
-    const char *get(const char *name, const char *def, Lookup lookup) const
-    {
-        if (!final_ || !name || (name[0] == '-' && name[1] == '-'))
-            return lookup(def);
-        uint64_t h = 0xcbf29ce484222325ull;
-        uint32_t n = 0;
-        for (const char *p = name; *p; p++, n++)
-            h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
-        for (const auto &e : entries_)
-            if (e.h == h && e.n == n)
-                return e.value ? e.value : def;
-        const char *v = lookup(nullptr);
-        entries_.push_back({h, n, v});
-        return v ? v : def;
-    }
-    void begin() // the element's parse_styles: its declarations are final
-    {
-        entries_.clear();
-        final_ = true;
-    }
-
-private:
-    struct entry {
-        uint64_t h; // the name's FNV-1a hash, with its length
-        uint32_t n;
-        const char *value; // in the map of the element that declares it
-    };
-    mutable std::vector<entry> entries_;
-    bool final_ = false;
-};
-
 template <class Base>
-class element final : public Base, public node {
+class element final : public styled<Base>, public node {
 public:
-    explicit element(const std::shared_ptr<litehtml::document> &doc) : Base(doc) {}
-
-    const litehtml::tchar_t *get_style_property(const litehtml::tchar_t *name, bool inherited,
-                                                const litehtml::tchar_t *def = nullptr) const override
-    {
-        if (!inherited)
-            return Base::get_style_property(name, false, def);
-        return inherited_.get(name, def, [&](const char *d) {
-            return Base::get_style_property(name, true, d);
-        });
-    }
+    explicit element(const std::shared_ptr<litehtml::document> &doc) : styled<Base>(doc) {}
 
     void parse_styles(bool is_reparse) override
     {
-        inherited_.begin();
-        Base::parse_styles(is_reparse);
+        styled<Base>::parse_styles(is_reparse);
         lay_.reset();
         const char *d = this->get_style_property("display", false, nullptr);
         if (!d)
@@ -913,7 +861,6 @@ public:
 
 private:
     std::unique_ptr<layout> lay_;
-    inherited_cache inherited_; // answers to inherited lookups, once final
     bool pad_top_ = false, pad_bottom_ = false;
 
     // The width of the content box at `max_width` of room, as litehtml's
@@ -944,8 +891,8 @@ private:
 std::shared_ptr<litehtml::element> create_element(const char *tag,
                                                   const std::shared_ptr<litehtml::document> &doc)
 {
-    static const char *const own[] = {"br",   "img",  "table", "td",     "th",   "link", "title",
-                                      "tr",   "style", "base", "body",   "script", "font"};
+    static const char *const own[] = {"br",   "img",  "td",     "th",   "link", "title",
+                                      "style", "base", "body",   "script", "font"};
     if (!tag)
         return nullptr;
     if (!strcmp(tag, "div"))
@@ -954,6 +901,11 @@ std::shared_ptr<litehtml::element> create_element(const char *tag,
         return std::make_shared<element<litehtml::el_para>>(doc);
     if (!strcmp(tag, "a"))
         return std::make_shared<element<litehtml::el_anchor>>(doc);
+    // Tables and rows stay litehtml's, their styles resolved as ours.
+    if (!strcmp(tag, "table"))
+        return std::make_shared<styled<litehtml::el_table>>(doc);
+    if (!strcmp(tag, "tr"))
+        return std::make_shared<styled<litehtml::el_tr>>(doc);
     for (const char *o : own)
         if (!strcmp(tag, o))
             return nullptr;

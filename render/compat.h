@@ -19,6 +19,8 @@
 //    in order, a row per line.
 //
 // Items are reported to the dom tree as blocks, which CSS makes them.
+// Tables and rows stay litehtml's classes, as the container's cells and
+// body do; all of them, and ours, resolve their styles through styled.h.
 // Private to render/.
 #ifndef GLANCE_RENDER_COMPAT_H
 #define GLANCE_RENDER_COMPAT_H

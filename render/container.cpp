@@ -4,6 +4,7 @@
 
 #include "render/render.h"
 #include "render/compat.h"
+#include "render/styled.h"
 #include "render/cssfilter.h"
 #include "render/paint.h"
 
@@ -404,11 +405,16 @@ public:
                                                       const std::shared_ptr<litehtml::document> &doc) override
     {
         last_element_ms = base_now_ms();
+        // With the layer, cells and the body resolve their styles as our
+        // elements do (styled.h).
+        bool plain = opts_.plain_litehtml;
         if (tag && (!strcmp(tag, "td") || !strcmp(tag, "th")))
-            return std::make_shared<clamped_td>(doc);
+            return plain ? std::make_shared<clamped_td>(doc)
+                         : std::make_shared<compat::styled<clamped_td>>(doc);
         if (tag && !strcmp(tag, "body"))
-            return std::make_shared<guarded_body>(doc, &tables);
-        return opts_.plain_litehtml ? nullptr : compat::create_element(tag, doc);
+            return plain ? std::make_shared<guarded_body>(doc, &tables)
+                         : std::make_shared<compat::styled<guarded_body>>(doc, &tables);
+        return plain ? nullptr : compat::create_element(tag, doc);
     }
 
     void get_media_features(litehtml::media_features &media) const override

@@ -107,6 +107,95 @@ static void inherited_styles_as_litehtml_alone(void **state)
     }
 }
 
+/* Every node of two laid-out trees alike: the same kind, tag, text, box,
+ * display, visibility, weight, size and white space. */
+static void assert_same_trees(render_doc *a, render_doc *b)
+{
+    const dom_node *x = dom_doc_root(render_doc_dom(a)), *y = dom_doc_root(render_doc_dom(b));
+    size_t n = 0;
+    for (; x && y; x = dom_next(x, NULL), y = dom_next(y, NULL), n++) {
+        char where[160];
+        snprintf(where, sizeof where, "node %zu (%s)", n, x->tag ? x->tag : "text");
+        if (x->kind != y->kind || (x->tag == NULL) != (y->tag == NULL) ||
+            (x->tag && strcmp(x->tag, y->tag)) || x->text_len != y->text_len ||
+            (x->text && memcmp(x->text, y->text, x->text_len)))
+            fail_msg("%s: the trees differ", where);
+        if (x->box.x != y->box.x || x->box.y != y->box.y || x->box.w != y->box.w ||
+            x->box.h != y->box.h)
+            fail_msg("%s: box %g,%g %gx%g with the layer, %g,%g %gx%g without", where, x->box.x,
+                     x->box.y, x->box.w, x->box.h, y->box.x, y->box.y, y->box.w, y->box.h);
+        if (x->display != y->display || x->hidden != y->hidden || x->font_weight != y->font_weight ||
+            x->font_size != y->font_size || x->preformatted != y->preformatted)
+            fail_msg("%s: display %d/%d hidden %u/%u weight %d/%d size %g/%g pre %d/%d", where,
+                     x->display, y->display, x->hidden, y->hidden, x->font_weight, y->font_weight,
+                     x->font_size, y->font_size, x->preformatted, y->preformatted);
+    }
+    assert_null(x);
+    assert_null(y);
+    assert_true(n > 60);
+}
+
+/* Our elements try only the rules whose rightmost id, class or tag they
+ * have (compat.cpp's rule index) and reject the rest before litehtml's
+ * matching: the styles and boxes must be litehtml's own, with rules by id,
+ * class, tag, attribute, the universal selector, :not(), descendant and
+ * child combinators, pseudo-elements, :link, ids and classes in another case, and
+ * conflicts that specificity and source order settle. */
+static void selectors_as_litehtml_alone(void **state)
+{
+    (void)state;
+    const char *body =
+        "<style>"
+        "*{line-height:23px}"
+        "#main{width:700px}"
+        ".card{margin-left:30px;width:640px}"
+        ".card.wide{width:660px}"
+        "section{padding-left:7px}"
+        "[data-x]{margin-top:11px}"
+        "[lang=fr]{font-weight:bold}"
+        "p:not(.plain){margin-left:13px}"
+        "article p{width:400px}"
+        "article > div{width:300px}"
+        "div.box{width:250px}"
+        ".box{width:500px}"
+        "#b1{width:150px}"
+        ".a{margin-left:5px}.b{margin-left:9px}"
+        ".CaseY{width:222px}#MixedId{width:333px}"
+        ".gone{display:none}"
+        "p.q::before{content:'Note: '}"
+        "td.cell{width:120px;font-weight:900}"
+        "ul li{margin-left:17px}ul > li > span{font-size:21px}"
+        "h2 + p{margin-top:19px}"
+        "a.lk:link{display:block;width:123px}"
+        "</style>"
+        "<div id=main><div class='card'><p>one</p><p class=plain>two</p></div>"
+        "<div class='card wide'><section><p data-x=1>three</p><p lang=fr>four</p></section></div>"
+        "<article><p>five</p><div>six <div>seven</div></div></article>"
+        "<div class=box>box</div><div class=box id=b1>b1</div><span class=box>span</span>"
+        "<div class='b a'>ab</div><div class='a b'>ba</div>"
+        "<div class=casey>case</div><div id=mixedid>mixed</div>"
+        "<div class=gone>gone</div><p class=q>quote</p>"
+        "<table><tr><td class=cell>cell</td><td>other</td></tr></table>"
+        "<ul><li><span>item</span> one</li><li>two <em><span>deep</span></em></li></ul>"
+        "<h2>head</h2><p>after</p><p>later</p>"
+        "<p><a class=lk href=/x>link</a> <a class=lk>no link</a></p></div>";
+    render_doc *with = lay_out(body, 0), *without = lay_out(body, 1);
+    assert_same_trees(with, without);
+    /* The rules did apply (a page no rule matched would prove nothing). */
+    assert_int_equal(box_of(with, "/html/body/div/div[3]").w, 250);
+    assert_int_equal(box_of(with, "/html/body/div/div[4]").w, 150);
+    assert_int_equal(box_of(with, "/html/body/div/div[5]").x, 9);
+    assert_int_equal(box_of(with, "/html/body/div/div[7]").w, 222);
+    assert_int_equal(box_of(with, "/html/body/div/div[8]").w, 333);
+    assert_int_equal(node_at(with, "/html/body/div/div[2]/section/p[2]")->font_weight, 700);
+    assert_true(node_at(with, "/html/body/div/div[9]")->hidden);
+    assert_int_equal(box_of(with, "/html/body/div/div[1]/p[1]").h, 23);
+    assert_int_equal(box_of(with, "/html/body/div/p[4]/a[1]").w, 123);
+    assert_int_equal(node_at(with, "/html/body/div/p[4]/a[2]")->display, DOM_DISPLAY_INLINE);
+    render_doc_free(with);
+    render_doc_free(without);
+}
+
 /* A main column that grows beside a fixed sidebar: the classic page. */
 static void flex_row_grow_beside_fixed(void **state)
 {
@@ -350,6 +439,7 @@ int main(void)
         cmocka_unit_test(item_text_inside_item),
         cmocka_unit_test(nested_flex_rows),
         cmocka_unit_test(inherited_styles_as_litehtml_alone),
+        cmocka_unit_test(selectors_as_litehtml_alone),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

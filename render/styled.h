@@ -1,0 +1,294 @@
+// Style resolution for litehtml 0.6's elements, cheaper and with litehtml's
+// answers (compat.cpp's elements, and container.cpp's cells, tables, rows
+// and body): inherited lookups remembered once final, a selector whose
+// rightmost tag, class or id the element lacks rejected before litehtml's
+// matching, and the stylesheet applied through an index of its selectors.
+// C++, inside render/ only.
+#ifndef GLANCE_RENDER_STYLED_H
+#define GLANCE_RENDER_STYLED_H
+
+#include <litehtml.h>
+#include <litehtml/el_anchor.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace compat {
+
+// litehtml 0.6 answers an inherited property by looking its name up in the
+// element's map of declarations, then in its parent's, and so on up to the
+// root, for every element and every word, each time it is asked: most of
+// the time a page's styles take (the profile: get_style_property and the
+// string compares of its maps). An element whose own declarations are
+// final keeps its answers, so that its children and words ask once per
+// name. Its declarations are final once its parse_styles has begun (the
+// stylesheets applied to every element, its style attribute added first
+// thing): before that nothing is kept, nor ever for custom properties
+// (var() reads them while declarations are still being added).
+class inherited_cache {
+public:
+    template <class Lookup>
+    const char *get(const char *name, const char *def, Lookup lookup) const
+    {
+        if (!final_ || !name || (name[0] == '-' && name[1] == '-'))
+            return lookup(def);
+        uint64_t h = 0xcbf29ce484222325ull;
+        uint32_t n = 0;
+        for (const char *p = name; *p; p++, n++)
+            h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
+        for (const auto &e : entries_)
+            if (e.h == h && e.n == n)
+                return e.value ? e.value : def;
+        const char *v = lookup(nullptr);
+        entries_.push_back({h, n, v});
+        return v ? v : def;
+    }
+    void begin() // the element's parse_styles: its declarations are final
+    {
+        entries_.clear();
+        final_ = true;
+    }
+
+private:
+    struct entry {
+        uint64_t h; // the name's FNV-1a hash, with its length
+        uint32_t n;
+        const char *value; // in the map of the element that declares it
+    };
+    mutable std::vector<entry> entries_;
+    bool final_ = false;
+};
+
+// litehtml 0.6 applies a stylesheet by trying every one of its selectors on
+// every element (html_tag::apply_stylesheet), and tries a selector by its
+// rightmost compound first: the tag, then each attribute condition in turn,
+// each read through get_attr (a std::string made of the name, a map lookup).
+// A class or an id the element lacks, or another tag, rejects the selector
+// there. may_match() answers those three conditions from the element's own
+// tag, class list and id, with litehtml's own comparisons (the tag exactly,
+// classes and ids by t_strcasecmp): a selector it rejects is one litehtml
+// rejects, so the element's declarations, their order and its used
+// selectors stay litehtml's. The rest goes through litehtml's matching.
+inline bool may_match(const litehtml::css_element_selector &s, const std::string &tag,
+               const litehtml::string_vector &classes, const litehtml::string_map &attrs)
+{
+    static const std::string id_key("id");
+    const std::string &t = s.m_tag;
+    if (!t.empty() && !(t.size() == 1 && t[0] == '*') && t != tag)
+        return false;
+    for (const auto &a : s.m_attrs) {
+        if (a.condition != litehtml::select_equal)
+            continue;
+        if (a.attribute == "class") {
+            for (const auto &want : a.class_val) {
+                bool found = false;
+                for (const auto &have : classes)
+                    if (!litehtml::t_strcasecmp(want.c_str(), have.c_str())) {
+                        found = true;
+                        break;
+                    }
+                if (!found)
+                    return false;
+            }
+        } else if (a.attribute == id_key) {
+            auto it = attrs.find(id_key);
+            if (it == attrs.end() || litehtml::t_strcasecmp(a.val.c_str(), it->second.c_str()))
+                return false;
+        }
+    }
+    return true;
+}
+
+// The stylesheet's selectors by the one condition of their rightmost
+// compound that an element most seldom meets (browsers' rule hash): an id,
+// else a class, else a tag; the others under "any". A selector filed under
+// a key can match only an element with that id, class or tag, so an
+// element tries the selectors under its own keys and "any", in the
+// stylesheet's order (litehtml's, sorted by specificity and source order),
+// and no other. Keys are ASCII-lowered as t_strcasecmp compares (ids,
+// classes); tags exactly, as html_tag::select compares them.
+class rule_index {
+public:
+    explicit rule_index(const litehtml::css &sheet) : sheet_(&sheet)
+    {
+        const auto &sels = sheet.selectors();
+        for (size_t i = 0; i < sels.size(); i++) {
+            const litehtml::css_element_selector &r = sels[i]->m_right;
+            const std::string *id = nullptr, *cls = nullptr;
+            for (const auto &a : r.m_attrs) {
+                if (a.condition != litehtml::select_equal)
+                    continue;
+                if (!id && a.attribute == "id")
+                    id = &a.val;
+                else if (!cls && a.attribute == "class" && !a.class_val.empty())
+                    cls = &a.class_val[0];
+            }
+            int n = (int)i;
+            if (id)
+                ids_[lower(*id)].push_back(n);
+            else if (cls)
+                classes_[lower(*cls)].push_back(n);
+            else if (!r.m_tag.empty() && r.m_tag != "*")
+                tags_[r.m_tag].push_back(n);
+            else
+                any_.push_back(n);
+        }
+    }
+    const litehtml::css *sheet() const { return sheet_; }
+
+    // The selectors an element with this tag, these classes and this id
+    // (or none) may match, in the stylesheet's order.
+    void candidates(const std::string &tag, const litehtml::string_vector &classes,
+                    const char *id, std::vector<int> &out) const
+    {
+        out.assign(any_.begin(), any_.end());
+        add(tags_, tag, out);
+        if (id)
+            add(ids_, lower(id), out);
+        for (const auto &c : classes)
+            add(classes_, lower(c), out);
+        std::sort(out.begin(), out.end());
+        out.erase(std::unique(out.begin(), out.end()), out.end());
+    }
+
+private:
+    using table = std::unordered_map<std::string, std::vector<int>>;
+    const litehtml::css *sheet_;
+    table ids_, classes_, tags_;
+    std::vector<int> any_;
+
+    static std::string lower(const std::string &s)
+    {
+        std::string r(s);
+        for (char &c : r)
+            c = (char)litehtml::t_tolower((unsigned char)c);
+        return r;
+    }
+    static void add(const table &t, const std::string &key, std::vector<int> &out)
+    {
+        auto it = t.find(key);
+        if (it != t.end())
+            out.insert(out.end(), it->second.begin(), it->second.end());
+    }
+};
+
+// The index of the stylesheet being applied: built by the outermost of our
+// elements' apply_stylesheet (the root's, for the whole tree), kept while
+// the call walks the tree below it, dropped when it returns.
+inline thread_local const rule_index *applying = nullptr;
+
+// An element class of litehtml's (Base) with the three above.
+template <class Base>
+class styled : public Base {
+public:
+    template <class... A>
+    explicit styled(A &&...a) : Base(std::forward<A>(a)...)
+    {
+    }
+
+    const litehtml::tchar_t *get_style_property(const litehtml::tchar_t *name, bool inherited,
+                                                const litehtml::tchar_t *def = nullptr) const override
+    {
+        if (!inherited)
+            return Base::get_style_property(name, false, def);
+        return inherited_.get(name, def, [&](const char *d) {
+            return Base::get_style_property(name, true, d);
+        });
+    }
+
+    void parse_styles(bool is_reparse) override
+    {
+        inherited_.begin();
+        Base::parse_styles(is_reparse);
+    }
+
+    // html_tag::apply_stylesheet (litehtml 0.6) over the selectors the
+    // index gives, the same steps in the same order; an anchor first takes
+    // :link when it has an href, as el_anchor's does.
+    void apply_stylesheet(const litehtml::css &stylesheet) override
+    {
+        if constexpr (std::is_same<Base, litehtml::el_anchor>::value) {
+            if (this->get_attr("href"))
+                this->m_pseudo_classes.push_back("link");
+        }
+        std::unique_ptr<rule_index> own;
+        const rule_index *prev = applying;
+        if (!applying || applying->sheet() != &stylesheet) {
+            own.reset(new rule_index(stylesheet));
+            applying = own.get();
+        }
+        struct restore {
+            const rule_index *p;
+            ~restore() { applying = p; }
+        } r{prev};
+
+        this->remove_before_after();
+        static const std::string id_key("id");
+        auto idit = this->m_attrs.find(id_key);
+        std::vector<int> cand;
+        applying->candidates(this->m_tag, this->m_class_values,
+                             idit == this->m_attrs.end() ? nullptr : idit->second.c_str(), cand);
+        const auto &sels = stylesheet.selectors();
+        for (int i : cand) {
+            const litehtml::css_selector::ptr &sel = sels[i];
+            int apply = this->select(*sel, false);
+            if (apply == litehtml::select_no_match)
+                continue;
+            litehtml::used_selector::ptr us(new litehtml::used_selector(sel, false));
+            if (sel->is_media_valid()) {
+                if (apply & litehtml::select_match_pseudo_class) {
+                    if (this->select(*sel, true)) {
+                        if (apply & litehtml::select_match_with_after) {
+                            litehtml::element::ptr el = this->get_element_after();
+                            if (el)
+                                el->add_style(sel->m_style, sel->m_baseurl);
+                        } else if (apply & litehtml::select_match_with_before) {
+                            litehtml::element::ptr el = this->get_element_before();
+                            if (el)
+                                el->add_style(sel->m_style, sel->m_baseurl);
+                        } else {
+                            this->add_style(sel->m_style, sel->m_baseurl);
+                            us->m_used = true;
+                        }
+                    }
+                } else if (apply & litehtml::select_match_with_after) {
+                    litehtml::element::ptr el = this->get_element_after();
+                    if (el)
+                        el->add_style(sel->m_style, sel->m_baseurl);
+                } else if (apply & litehtml::select_match_with_before) {
+                    litehtml::element::ptr el = this->get_element_before();
+                    if (el)
+                        el->add_style(sel->m_style, sel->m_baseurl);
+                } else {
+                    this->add_style(sel->m_style, sel->m_baseurl);
+                    us->m_used = true;
+                }
+            }
+            this->m_used_styles.push_back(std::move(us));
+        }
+        for (auto &el : this->m_children)
+            if (el->get_display() != litehtml::display_inline_text)
+                el->apply_stylesheet(stylesheet);
+    }
+
+    using Base::select;
+    int select(const litehtml::css_selector &selector, bool apply_pseudo) override
+    {
+        if (!may_match(selector.m_right, this->m_tag, this->m_class_values, this->m_attrs))
+            return litehtml::select_no_match;
+        return Base::select(selector, apply_pseudo);
+    }
+
+private:
+    inherited_cache inherited_; // answers to inherited lookups, once final
+};
+
+} // namespace compat
+
+#endif
