@@ -241,27 +241,14 @@ public:
             if (apply == litehtml::select_no_match)
                 continue;
             litehtml::used_selector::ptr us(new litehtml::used_selector(sel, false));
-            if (sel->is_media_valid()) {
-                if (apply & litehtml::select_match_pseudo_class) {
-                    if (this->select(*sel, true)) {
-                        if (apply & litehtml::select_match_with_after) {
-                            litehtml::element::ptr el = this->get_element_after();
-                            if (el)
-                                el->add_style(sel->m_style, sel->m_baseurl);
-                        } else if (apply & litehtml::select_match_with_before) {
-                            litehtml::element::ptr el = this->get_element_before();
-                            if (el)
-                                el->add_style(sel->m_style, sel->m_baseurl);
-                        } else {
-                            this->add_style(sel->m_style, sel->m_baseurl);
-                            us->m_used = true;
-                        }
-                    }
-                } else if (apply & litehtml::select_match_with_after) {
+            /* Where a match puts the declarations: the ::after or ::before
+             * box, or the element itself (then the selector is used). */
+            auto add = [&](int how) {
+                if (how & litehtml::select_match_with_after) {
                     litehtml::element::ptr el = this->get_element_after();
                     if (el)
                         el->add_style(sel->m_style, sel->m_baseurl);
-                } else if (apply & litehtml::select_match_with_before) {
+                } else if (how & litehtml::select_match_with_before) {
                     litehtml::element::ptr el = this->get_element_before();
                     if (el)
                         el->add_style(sel->m_style, sel->m_baseurl);
@@ -269,6 +256,12 @@ public:
                     this->add_style(sel->m_style, sel->m_baseurl);
                     us->m_used = true;
                 }
+            };
+            if (sel->is_media_valid()) {
+                if (!(apply & litehtml::select_match_pseudo_class))
+                    add(apply);
+                else if (this->select(*sel, true))
+                    add(apply);
             }
             this->m_used_styles.push_back(std::move(us));
         }
