@@ -26,6 +26,7 @@
 #include "base/proc.h"
 #include "lib/options.h"
 #include "lib/result.h"
+#include "methods/method.h"
 
 /* ---- the message --------------------------------------------------------- */
 
@@ -138,14 +139,6 @@ static char *get_own(reader *rd)
     return c;
 }
 
-static const method_desc *method_named(const char *name)
-{
-    for (size_t i = 0; name && i < methods_count; i++)
-        if (!strcmp(methods_all[i]->name, name))
-            return methods_all[i];
-    return NULL;
-}
-
 /* Fills `res` from the message `wire` (which it takes): 0, or -1 when the
  * message is not one. */
 static int get_result(glance_result *res, char *wire, size_t len)
@@ -163,7 +156,7 @@ static int get_result(glance_result *res, char *wire, size_t len)
     res->xpath = get_str(&rd);
     res->tag = get_str(&rd);
     get_raw(&rd, &res->box, sizeof res->box);
-    res->answered = method_named(get_str(&rd));
+    res->answered = methods_find(get_str(&rd), NULL);
     get_raw(&rd, &res->timings, sizeof res->timings);
     get_raw(&rd, &res->geometry, sizeof res->geometry);
     res->url = get_own(&rd);
