@@ -107,9 +107,8 @@ static int has_markup(const unsigned char *b, size_t len)
          p = memchr(p + 1, '<', (size_t)(end - p - 1))) {
         unsigned char c = p[1], d = p[2];
         int letter_d = (d | 0x20) >= 'a' && (d | 0x20) <= 'z';
-        if (c == '/' || c == '?')
-            if (letter_d)
-                return 1;
+        if ((c == '/' || c == '?') && letter_d)
+            return 1;
         if (c == '!' && (letter_d || (d == '-' && p + 3 < end && p[3] == '-')))
             return 1;
         if ((c | 0x20) < 'a' || (c | 0x20) > 'z')
