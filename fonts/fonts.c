@@ -56,14 +56,15 @@ struct fonts_font {
     fonts_lib *lib;
     char *families;
     int size_px, weight, italic;
-    FcFontSet *sorted;     /* fontconfig's fallback order; [0] is the primary face.
-                              Owned by the lib's sort cache, shared by every size. */
+    /* These three are the lib's sort cache's, shared by every size of the
+     * family list, weight and slant (none depends on the size): */
+    FcFontSet *sorted;     /* fontconfig's fallback order; [0] is the primary face */
     int *slots;            /* face_entry index per sorted entry; -2 = not opened yet */
+    /* Per code point: which sorted entry draws it, + 1; 0 = not resolved,
+     * UINT16_MAX = no installed face has it. N_PAGES pages. */
+    uint16_t **which;
     int primary;           /* face_entry index of the first face that opened */
     fonts_metrics metrics;
-    /* Per code point: which sorted entry draws it, + 1; 0 = not resolved,
-     * UINT16_MAX = no installed face has it. */
-    uint16_t *which[N_PAGES];
 };
 
 /* FcFontSort is the costly call (milliseconds with CJK fonts installed) and
@@ -73,6 +74,11 @@ typedef struct sort_entry {
     char *families;
     int weight, italic;
     FcFontSet *set;
+    /* The fonts' slots and which (fonts_font): one copy for every size, where
+     * each size had its own (35 kB of page pointers each, and the pages,
+     * hundreds of sizes over a worker's pages). */
+    int *slots;
+    uint16_t **which;
 } sort_entry;
 
 struct fonts_lib {
@@ -116,9 +122,6 @@ static void face_free(face_entry *e)
 
 static void font_free(fonts_font *f)
 {
-    for (size_t i = 0; i < N_PAGES; i++)
-        free(f->which[i]);
-    free(f->slots);
     free(f->families);
     free(f);
 }
@@ -136,6 +139,10 @@ void fonts_lib_free(fonts_lib *lib)
     for (size_t i = 0; i < lib->n_sorts; i++) {
         FcFontSetDestroy(lib->sorts[i].set);
         free(lib->sorts[i].families);
+        free(lib->sorts[i].slots);
+        for (size_t k = 0; k < N_PAGES; k++)
+            free(lib->sorts[i].which[k]);
+        free(lib->sorts[i].which);
     }
     free(lib->sorts);
     FT_Done_FreeType(lib->ft);
@@ -426,13 +433,15 @@ static void set_metrics(fonts_font *f)
 }
 
 /* fontconfig's sorted list of faces for a family list, weight and slant,
- * from the cache or made now; NULL when out of memory or none at all. */
-static FcFontSet *sorted_faces(fonts_lib *lib, const char *families, int weight, int italic)
+ * with its slots and which, from the cache or made now (valid until the
+ * next call); NULL when out of memory or none at all. */
+static const sort_entry *sorted_faces(fonts_lib *lib, const char *families, int weight,
+                                      int italic)
 {
     for (size_t i = 0; i < lib->n_sorts; i++)
         if (lib->sorts[i].weight == weight && lib->sorts[i].italic == italic &&
             strcmp(lib->sorts[i].families, families) == 0)
-            return lib->sorts[i].set;
+            return &lib->sorts[i];
     if (base_grow(&lib->sorts, &lib->cap_sorts, lib->n_sorts + 1, sizeof *lib->sorts))
         return NULL;
     FcPattern *pat = FcPatternCreate();
@@ -447,14 +456,20 @@ static FcFontSet *sorted_faces(fonts_lib *lib, const char *families, int weight,
     FcFontSet *set = FcFontSort(lib->config, pat, FcTrue, NULL, &res);
     FcPatternDestroy(pat);
     char *key = strdup(families);
-    if (!set || !key) {
+    int *slots = set ? malloc(sizeof *slots * (size_t)(set->nfont ? set->nfont : 1)) : NULL;
+    uint16_t **which = calloc(N_PAGES, sizeof *which);
+    if (!set || !key || !slots || !which) {
         if (set)
             FcFontSetDestroy(set);
         free(key);
+        free(slots);
+        free(which);
         return NULL;
     }
-    lib->sorts[lib->n_sorts++] = (sort_entry){key, weight, italic, set};
-    return set;
+    for (int i = 0; i < set->nfont; i++)
+        slots[i] = -2;
+    lib->sorts[lib->n_sorts++] = (sort_entry){key, weight, italic, set, slots, which};
+    return &lib->sorts[lib->n_sorts - 1];
 }
 
 static fonts_font *font_new(fonts_lib *lib, const char *families, int size_px, int weight,
@@ -471,14 +486,12 @@ static fonts_font *font_new(fonts_lib *lib, const char *families, int size_px, i
     f->italic = italic;
     f->primary = -1;
 
-    f->sorted = sorted_faces(lib, families, weight, italic);
-    if (!f->sorted || f->sorted->nfont == 0)
+    const sort_entry *se = sorted_faces(lib, families, weight, italic);
+    if (!se || se->set->nfont == 0)
         goto fail;
-    f->slots = malloc(sizeof *f->slots * (size_t)f->sorted->nfont);
-    if (!f->slots)
-        goto fail;
-    for (int i = 0; i < f->sorted->nfont; i++)
-        f->slots[i] = -2;
+    f->sorted = se->set;
+    f->slots = se->slots;
+    f->which = se->which;
     /* The primary face gives the line's metrics and every character it has:
      * the first face that opens and has no Han ideographs. A list that names
      * a CJK family ("Noto Sans CJK SC, Arial") would otherwise take its

@@ -199,6 +199,20 @@ int isolate_run(int (*fn)(void *arg), void *arg, size_t max_memory, double deadl
     return base_proc_wait(p, deadline_ms, status);
 }
 
+size_t isolate_resident(pid_t pid)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%ld/statm", (long)pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    unsigned long size, resident;
+    int got = fscanf(f, "%lu %lu", &size, &resident);
+    fclose(f);
+    long page = sysconf(_SC_PAGESIZE);
+    return got == 2 && page > 0 ? (size_t)resident * (size_t)page : 0;
+}
+
 /* ---- a pool of workers for the threads of a command ----------------------- */
 
 typedef struct pool_slot {
@@ -212,6 +226,7 @@ struct isolate_pool {
     pthread_mutex_t lock;
     pool_slot *slots;
     int n;
+    size_t retire; /* resident bytes past which a worker is retired; 0: never */
 };
 
 isolate_pool *isolate_pool_start(isolate_main_fn fn, void *arg, size_t max_memory, int n)
@@ -225,6 +240,7 @@ isolate_pool *isolate_pool_start(isolate_main_fn fn, void *arg, size_t max_memor
         return NULL;
     }
     p->n = n;
+    p->retire = ISOLATE_RETIRE_BYTES;
     for (int i = 0; i < n; i++)
         p->slots[i].fd = -1;
     pthread_mutex_init(&p->lock, NULL);
@@ -256,6 +272,10 @@ int isolate_pool_call(isolate_pool *p, const base_proc_field *q, int nq, double 
             *status = isolate_kill(p->z, s->pid);
             close(s->fd);
             s->fd = -1; /* a fresh worker next time */
+        } else if (p->retire && isolate_resident(s->pid) > p->retire) {
+            isolate_kill(p->z, s->pid); /* idle between calls: nothing is lost */
+            close(s->fd);
+            s->fd = -1;
         }
     } else {
         s->fd = -1;
@@ -264,6 +284,11 @@ int isolate_pool_call(isolate_pool *p, const base_proc_field *q, int nq, double 
     s->busy = 0;
     pthread_mutex_unlock(&p->lock);
     return r == 1 ? 1 : r == 0 ? 0 : -1;
+}
+
+void isolate_pool_retire_at(isolate_pool *p, size_t bytes)
+{
+    p->retire = bytes;
 }
 
 void isolate_pool_stop(isolate_pool *p)

@@ -57,9 +57,25 @@ void isolate_stop(isolate *z);
 int isolate_run(int (*fn)(void *arg), void *arg, size_t max_memory, double deadline_ms,
                 int *status);
 
+/* A worker's resident size in bytes (0 when unknown), read from /proc.
+ *
+ * A reused worker does not shrink back: what the allocator freed after a
+ * big page stays mapped, split among what later pages keep, and the
+ * context's caches (fonts' faces and sizes) grow with every page. On the
+ * modern-dev corpus one worker reused for all 491 pages grew to 227 MB
+ * while no page alone takes more than about 150 MB. So, as servers retire
+ * a worker after so many requests, a worker whose resident size after an
+ * answer exceeds ISOLATE_RETIRE_BYTES is retired (killed while idle,
+ * reaped) and a fresh one forked from the zygote for the next page. The
+ * bound is above what a fresh worker holds after most pages (its context,
+ * the fonts, ~30 to 80 MB), so a worker serves many pages (about 35 on
+ * modern-dev) and its start-up (a fork and a context) is rare. */
+#define ISOLATE_RETIRE_BYTES ((size_t)96 << 20)
+size_t isolate_resident(pid_t pid);
+
 /* A pool of `n` workers of one zygote for `n` threads of a command, each
  * call on a worker no other thread is using, the worker forked on first
- * use and again after one was killed (the zygote started by
+ * use and again after one was killed or retired (the zygote started by
  * isolate_pool_start, before any thread). */
 typedef struct isolate_pool isolate_pool;
 isolate_pool *isolate_pool_start(isolate_main_fn fn, void *arg, size_t max_memory, int n);
@@ -70,6 +86,9 @@ isolate_pool *isolate_pool_start(isolate_main_fn fn, void *arg, size_t max_memor
  * when unknown). Thread-safe; at most `n` calls at once. */
 int isolate_pool_call(isolate_pool *p, const base_proc_field *q, int nq, double deadline_ms,
                       char ***fields, size_t **lens, int *n, int *status);
+/* A worker past `bytes` resident after an answer is retired and a fresh one
+ * forked for the next call (ISOLATE_RETIRE_BYTES unless set; 0: never). */
+void isolate_pool_retire_at(isolate_pool *p, size_t bytes);
 /* Closes the workers' sockets and stops the zygote (and the workers). */
 void isolate_pool_stop(isolate_pool *p);
 

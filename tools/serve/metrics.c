@@ -174,5 +174,10 @@ char *serve_metrics_text(serve_metrics *m, const serve_worker_stats *ws, int in_
                         "# TYPE glance_workers_respawned_total counter\n"
                         "glance_workers_respawned_total %lu\n",
                     ws->respawned);
+    base_buf_printf(&s, "# HELP glance_workers_retired_total Workers ended while idle, grown past "
+                        "their resident bound, and forked again.\n"
+                        "# TYPE glance_workers_retired_total counter\n"
+                        "glance_workers_retired_total %lu\n",
+                    ws->retired);
     return base_buf_take(&s, len);
 }

@@ -135,6 +135,7 @@ typedef struct serve_worker_stats {
     int queued, queue_cap;
     unsigned long killed;    /* ended past their budget, or gone */
     unsigned long respawned; /* forked in their place */
+    unsigned long retired;   /* ended idle past ISOLATE_RETIRE_BYTES, a fresh one forked */
 } serve_worker_stats;
 void serve_workers_stats(serve_workers *w, serve_worker_stats *st);
 

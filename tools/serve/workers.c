@@ -9,7 +9,9 @@
  * waits for the answer (status, type, body) until the job's budget is
  * spent. Past it the answer is 504, the worker is SIGKILLed and a fresh one
  * forked in its place: litehtml cannot be interrupted inside a call, a
- * process can. A full queue refuses at once (back-pressure: the client
+ * process can. A worker that has grown past ISOLATE_RETIRE_BYTES resident
+ * after an answer is retired the same way while idle (tools/isolate.h says
+ * why). A full queue refuses at once (back-pressure: the client
  * hears "later" instead of waiting behind a queue that cannot drain).
  *
  * The budget is a request's whole time from its arrival: a job that
@@ -65,7 +67,7 @@ struct serve_workers {
     isolate *z;
     const glance_options *base; /* the server's options (the workers have a copy) */
     double budget_ms;
-    unsigned long killed, respawned;
+    unsigned long killed, respawned, retired;
 };
 
 typedef struct dispatch_arg {
@@ -285,17 +287,24 @@ static void *dispatcher(void *arg)
         } else {
             ended = run_on_worker(w, s, it->job, &a);
         }
+        /* A worker grown past the bound is retired while idle, as one
+         * killed is (isolate.h: ISOLATE_RETIRE_BYTES). */
+        int retired = !ended && !draining && s->fd >= 0 &&
+                      isolate_resident(s->pid) > ISOLATE_RETIRE_BYTES;
+        if (retired)
+            end_worker(w, s);
         pthread_mutex_lock(&w->lock);
         w->killed += ended;
+        w->retired += retired;
         pthread_mutex_unlock(&w->lock);
         /* Outside the lock: the callback may take locks of its own. The
          * answer first, then a fresh worker (the slot counts as busy until
          * it is forked). */
         it->done(it->cls, &a);
         free(it);
-        int again = ended && !draining && respawn(w, s) == 0;
+        int again = (ended || retired) && !draining && respawn(w, s) == 0;
         pthread_mutex_lock(&w->lock);
-        w->respawned += again;
+        w->respawned += again && ended;
         s->since = 0;
         pthread_mutex_unlock(&w->lock);
     }
@@ -401,6 +410,7 @@ void serve_workers_stats(serve_workers *w, serve_worker_stats *st)
     st->queue_cap = w->cap;
     st->killed = w->killed;
     st->respawned = w->respawned;
+    st->retired = w->retired;
     for (int i = 0; i < w->n; i++) {
         const slot *s = &w->slots[i];
         int spare = i >= w->regular;
