@@ -411,75 +411,6 @@ static double title_share(const char *text, size_t len, const char *title)
     return 0;
 }
 
-/* FNV-1a, 64 bits, continued from `h` over `n` bytes. */
-static uint64_t hash_bytes(uint64_t h, const char *s, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 1099511628211ULL;
-    }
-    return h;
-}
-
-static uint64_t hash_str(uint64_t h, const char *s)
-{
-    return hash_bytes(h, s ? s : "", s ? strlen(s) + 1 : 1);
-}
-
-/* A block's shape: the tag and class of its container and of the
- * container's parent (the items of a list, the posts of a thread, the
- * links of a menu share theirs). */
-static uint64_t shape_of(const dom_node *c)
-{
-    uint64_t h = 14695981039346656037ULL;
-    for (int l = 0; l < 2 && c; l++, c = c->parent) {
-        h = hash_str(h, c->kind == DOM_ELEMENT ? c->tag : "");
-        h = hash_str(h, c->kind == DOM_ELEMENT ? dom_attr_get(c, "class") : "");
-    }
-    return h;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* How many of sorted[0..n) equal v. */
-static size_t count_of(const uint64_t *sorted, size_t n, uint64_t v)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (sorted[mid] < v)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    size_t k = 0;
-    while (lo + k < n && sorted[lo + k] == v)
-        k++;
-    return k;
-}
-
-/* The headline's top: the first block set in an <h1>, else the block of
- * the largest font in the first two windows; -1 when the page has none. */
-static double headline_top(const extract_blocks *b, double wh)
-{
-    for (size_t i = 0; i < b->n; i++) {
-        const dom_node *c = b->v[i].container;
-        if (c && c->tag && !strcmp(c->tag, "h1") && b->v[i].counts.chars > 0)
-            return b->v[i].box.y;
-    }
-    double best = 0, top = -1;
-    for (size_t i = 0; i < b->n; i++)
-        if (b->v[i].box.y < 2 * wh && b->v[i].font_size > best && b->v[i].counts.chars > 0) {
-            best = b->v[i].font_size;
-            top = b->v[i].box.y;
-        }
-    return top;
-}
-
 int extract_block_features(const dom_doc *doc, const extract_blocks *b, int window_w,
                            int window_h, const char *title, float *out, size_t stride)
 {
@@ -488,31 +419,9 @@ int extract_block_features(const dom_doc *doc, const extract_blocks *b, int wind
               calloc(count + 1, sizeof(long))};
     base_buf text = BASE_BUF_INIT;
     flag_memo memo = {calloc(count + 1, sizeof(unsigned)), calloc(count + 1, 1), count};
-    /* Per block: its shape and its text's hash (then each sorted, to count
-     * the others alike), and its share of the title. */
-    size_t nb = b->n ? b->n : 1;
-    uint64_t *shape = malloc(2 * nb * sizeof *shape), *texth = malloc(2 * nb * sizeof *texth);
-    float *in_title = malloc(nb * sizeof *in_title);
     int rc = -1;
-    if (!s.chars || !s.links || !s.blocks || !memo.flags || !memo.done || !shape || !texth ||
-        !in_title)
+    if (!s.chars || !s.links || !s.blocks || !memo.flags || !memo.done)
         goto done;
-    for (size_t i = 0; i < b->n; i++) {
-        const extract_block *k = &b->v[i];
-        extract_block_text(b, k, &text);
-        if (text.oom)
-            goto done;
-        shape[i] = shape_of(k->container);
-        texth[i] = hash_bytes(14695981039346656037ULL, text.data ? text.data : "", text.len);
-        in_title[i] = (float)title_share(text.data ? text.data : "", text.len, title);
-    }
-    memcpy(shape + nb, shape, b->n * sizeof *shape);
-    memcpy(texth + nb, texth, b->n * sizeof *texth);
-    qsort(shape + nb, b->n, sizeof *shape, cmp_u64);
-    qsort(texth + nb, b->n, sizeof *texth, cmp_u64);
-    long page_links = 0;
-    for (size_t i = 0; i < b->n; i++)
-        page_links += b->v[i].link_chars;
     for (size_t i = 0; i < b->n; i++) {
         const extract_block *k = &b->v[i];
         if (k->container && k->container->index < count)
@@ -526,7 +435,6 @@ int extract_block_features(const dom_doc *doc, const extract_blocks *b, int wind
     double ww = window_w > 0 ? window_w : 1920, wh = window_h > 0 ? window_h : 1080;
     double doc_h = dom_doc_height(doc) > 0 ? dom_doc_height(doc) : wh;
     double font0 = body_font(b);
-    double head = headline_top(b, wh);
     long before = 0;
     for (size_t i = 0; i < b->n; i++) {
         const extract_block *k = &b->v[i];
@@ -612,18 +520,14 @@ int extract_block_features(const dom_doc *doc, const extract_blocks *b, int wind
         f[EXTRACT_F_rank] = b->n > 1 ? (float)i / (float)(b->n - 1) : 0;
         f[EXTRACT_F_before] = (float)share(before, b->chars);
         before += k->counts.chars;
-        f[EXTRACT_F_in_title] = in_title[i];
-        f[EXTRACT_F_same_shape] = (float)log((double)count_of(shape + nb, b->n, shape[i]));
-        f[EXTRACT_F_same_text] = (float)log((double)count_of(texth + nb, b->n, texth[i]));
-        f[EXTRACT_F_page_links] = (float)share(page_links, b->chars);
-        f[EXTRACT_F_below_head] = head >= 0 ? clampf((k->box.y - head) / wh, 50) : 0;
+        extract_block_text(b, k, &text);
+        if (text.oom)
+            goto done;
+        f[EXTRACT_F_in_title] = (float)title_share(text.data ? text.data : "", text.len, title);
     }
     rc = 0;
 done:
     base_buf_free(&text);
-    free(shape);
-    free(texth);
-    free(in_title);
     free(memo.flags);
     free(memo.done);
     free(s.chars);

@@ -178,11 +178,7 @@ void extract_blocks_free(extract_blocks *b);
     X(doc_h, "document height / window height (at most 50)")                      \
     X(rank, "its place among the page's blocks, 0 to 1")                          \
     X(before, "share of the page's characters before it")                         \
-    X(in_title, "share of its characters in the page's <title>")                  \
-    X(same_shape, "log(1 + other blocks whose container and its parent have its tags and classes)") \
-    X(same_text, "log(1 + other blocks of the same text)")                        \
-    X(page_links, "the page's link share")                                        \
-    X(below_head, "(top - the headline's top) / window height (-50 to 50)")
+    X(in_title, "share of its characters in the page's <title>")
 
 enum {
 #define EXTRACT_FEATURE_ENUM(name, what) EXTRACT_F_##name,
