@@ -2,7 +2,8 @@
 // answers (compat.cpp's elements, and container.cpp's cells, tables, rows
 // and body): inherited lookups remembered once final, a selector whose
 // rightmost tag, class or id the element lacks rejected before litehtml's
-// matching, and the stylesheet applied through an index of its selectors.
+// matching, the stylesheet applied through an index of its selectors, and
+// each rule's declarations parsed once, not once per element it matches.
 // C++, inside render/ only.
 #ifndef GLANCE_RENDER_STYLED_H
 #define GLANCE_RENDER_STYLED_H
@@ -11,6 +12,7 @@
 #include <litehtml/el_anchor.h>
 
 #include <algorithm>
+#include <cstring>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -142,6 +144,40 @@ public:
     }
     const litehtml::css *sheet() const { return sheet_; }
 
+    // A selector's declarations parsed once, for every element it matches:
+    // litehtml parses the block's text again into each (html_tag::add_style,
+    // style::parse: split, trim, lower-case, shorthands expanded). Parsed
+    // into a style of its own, the block applies with style::combine, one
+    // add_parsed_property per property, which leaves an element's map as
+    // the parse in place would: each declaration replaces a property unless
+    // the one there is !important and it is not, so the block's last
+    // !important value, else its last value, is what the parse in place
+    // leaves of it too. The parse depends on the element only through
+    // var() (substituted from the element's custom properties) and through
+    // the background shorthand, which appends its position to a
+    // background-position already there: a block with var( is never kept,
+    // and one with the shorthand is not used on an element that has a
+    // background-position (nullptr: parse in place).
+    const litehtml::style *declarations(int i, const litehtml::style &own) const
+    {
+        if (parsed_.empty())
+            parsed_.resize(sheet_->selectors().size());
+        parsed &p = parsed_[(size_t)i];
+        if (!p.tried) {
+            p.tried = true;
+            const litehtml::css_selector &sel = *sheet_->selectors()[(size_t)i];
+            const std::string &text = sel.m_style;
+            if (text.find("var(") == std::string::npos) {
+                p.st.reset(new litehtml::style);
+                p.st->add(text.c_str(), sel.m_baseurl.c_str(), nullptr);
+                p.background = has_background_shorthand(text);
+            }
+        }
+        if (!p.st || (p.background && own.get_property("background-position")))
+            return nullptr;
+        return p.st.get();
+    }
+
     // The selectors an element with this tag, these classes and this id
     // (or none) may match, in the stylesheet's order.
     void candidates(const std::string &tag, const litehtml::string_vector &classes,
@@ -159,7 +195,13 @@ public:
 
 private:
     using table = std::unordered_map<std::string, std::vector<int>>;
+    struct parsed {
+        bool tried = false;
+        bool background = false; // a declaration whose name may be "background"
+        std::unique_ptr<litehtml::style> st;
+    };
     const litehtml::css *sheet_;
+    mutable std::vector<parsed> parsed_;
     table ids_, classes_, tags_;
     std::vector<int> any_;
 
@@ -169,6 +211,26 @@ private:
         for (char &c : r)
             c = (char)litehtml::t_tolower((unsigned char)c);
         return r;
+    }
+    // "background" in any case, then only white space before a colon:
+    // every declaration litehtml would name "background" (and a few more).
+    static bool has_background_shorthand(const std::string &text)
+    {
+        static const char word[] = "background";
+        const size_t n = sizeof word - 1;
+        for (size_t i = 0; i + n <= text.size(); i++) {
+            size_t k = 0;
+            while (k < n && litehtml::t_tolower((unsigned char)text[i + k]) == word[k])
+                k++;
+            if (k < n)
+                continue;
+            size_t j = i + n;
+            while (j < text.size() && strchr(" \t\r\n\f\v", text[j]) && text[j])
+                j++;
+            if (j < text.size() && text[j] == ':')
+                return true;
+        }
+        return false;
     }
     static void add(const table &t, const std::string &key, std::vector<int> &out)
     {
@@ -253,7 +315,10 @@ public:
                     if (el)
                         el->add_style(sel->m_style, sel->m_baseurl);
                 } else {
-                    this->add_style(sel->m_style, sel->m_baseurl);
+                    if (const litehtml::style *d = applying->declarations(i, this->m_style))
+                        this->m_style.combine(*d);
+                    else
+                        this->add_style(sel->m_style, sel->m_baseurl);
                     us->m_used = true;
                 }
             };
