@@ -2,8 +2,10 @@
 // answers (compat.cpp's elements, and container.cpp's cells, tables, rows
 // and body): inherited lookups remembered once final, a selector whose
 // rightmost tag, class or id the element lacks rejected before litehtml's
-// matching, the stylesheet applied through an index of its selectors, and
-// each rule's declarations parsed once, not once per element it matches.
+// matching, the stylesheet applied through an index of its selectors, a
+// selector whose left part names what no ancestor has rejected from a
+// filter of the ancestors' tags, ids and classes, and each rule's
+// declarations parsed once, not once per element it matches.
 // C++, inside render/ only.
 #ifndef GLANCE_RENDER_STYLED_H
 #define GLANCE_RENDER_STYLED_H
@@ -107,6 +109,50 @@ inline bool may_match(const litehtml::css_element_selector &s, const std::string
     return true;
 }
 
+// The tags, ids and classes of the element's ancestors, as a counting
+// filter (browsers' ancestor Bloom filter): a selector with a descendant
+// or child combinator can match only if each tag, id and class its compounds
+// left of it name (up to a sibling combinator) is some ancestor's, and
+// litehtml finds that out by trying the selector's left part on every
+// ancestor up to the root. A key the filter has never counted is no
+// ancestor's: the selector is rejected there. A key counted may still be
+// absent (two keys sharing a counter): then litehtml's matching decides.
+// Our elements count their keys while apply_stylesheet walks their children
+// and uncount them after; an element whose parent is not the element
+// counted last (one of litehtml's own classes between them, which walks its
+// children itself) has an incomplete filter, and so have its descendants:
+// those never reject.
+class ancestor_filter {
+public:
+    static constexpr unsigned bits = 12;
+    static uint32_t key(char kind, const std::string &s, bool lower)
+    {
+        uint32_t h = 2166136261u ^ (unsigned char)kind;
+        h *= 16777619u;
+        for (unsigned char c : s) {
+            if (lower)
+                c = (unsigned char)litehtml::t_tolower(c);
+            h = (h ^ c) * 16777619u;
+        }
+        return h;
+    }
+    bool has(uint32_t k) const { return counts_[slot(k)] != 0; }
+    void add(uint32_t k, int d) { counts_[slot(k)] += d; }
+
+    struct frame {
+        const litehtml::element *el;
+        bool complete;
+        std::vector<uint32_t> keys;
+    };
+    std::vector<frame> stack;
+
+private:
+    static size_t slot(uint32_t k) { return (k ^ (k >> bits) ^ (k >> (2 * bits))) & ((1u << bits) - 1); }
+    int counts_[1u << bits] = {};
+};
+
+inline thread_local ancestor_filter ancestors;
+
 // The stylesheet's selectors by the one condition of their rightmost
 // compound that an element most seldom meets (browsers' rule hash): an id,
 // else a class, else a tag; the others under "any". A selector filed under
@@ -143,6 +189,37 @@ public:
         }
     }
     const litehtml::css *sheet() const { return sheet_; }
+
+    // The tags, ids and classes that ancestors must have for selector i to
+    // match (its compounds left of a descendant or child combinator, up to
+    // a sibling one), as ancestor_filter keys; empty: none.
+    const std::vector<uint32_t> &ancestor_keys(int i) const
+    {
+        if (keys_.empty()) {
+            const auto &sels = sheet_->selectors();
+            keys_.resize(sels.size());
+            for (size_t j = 0; j < sels.size(); j++) {
+                const litehtml::css_selector *p = sels[j].get();
+                while (p->m_left && (p->m_combinator == litehtml::combinator_descendant ||
+                                     p->m_combinator == litehtml::combinator_child)) {
+                    p = p->m_left.get();
+                    const litehtml::css_element_selector &r = p->m_right;
+                    if (!r.m_tag.empty() && r.m_tag != "*")
+                        keys_[j].push_back(ancestor_filter::key('t', r.m_tag, false));
+                    for (const auto &a : r.m_attrs) {
+                        if (a.condition != litehtml::select_equal)
+                            continue;
+                        if (a.attribute == "id")
+                            keys_[j].push_back(ancestor_filter::key('#', a.val, true));
+                        else if (a.attribute == "class")
+                            for (const auto &c : a.class_val)
+                                keys_[j].push_back(ancestor_filter::key('.', c, true));
+                    }
+                }
+            }
+        }
+        return keys_[(size_t)i];
+    }
 
     // A selector's declarations parsed once, for every element it matches:
     // litehtml parses the block's text again into each (html_tag::add_style,
@@ -202,6 +279,7 @@ private:
     };
     const litehtml::css *sheet_;
     mutable std::vector<parsed> parsed_;
+    mutable std::vector<std::vector<uint32_t>> keys_;
     table ids_, classes_, tags_;
     std::vector<int> any_;
 
@@ -297,8 +375,28 @@ public:
         applying->candidates(this->m_tag, this->m_class_values,
                              idit == this->m_attrs.end() ? nullptr : idit->second.c_str(), cand);
         const auto &sels = stylesheet.selectors();
+        auto &af = ancestors;
+        bool complete = false;
+        {
+            litehtml::element::ptr up = this->parent();
+            if (!up)
+                complete = af.stack.empty();
+            else
+                complete = !af.stack.empty() && af.stack.back().el == up.get() &&
+                           af.stack.back().complete;
+        }
         for (int i : cand) {
             const litehtml::css_selector::ptr &sel = sels[i];
+            if (complete) {
+                bool absent = false;
+                for (uint32_t k : applying->ancestor_keys(i))
+                    if (!af.has(k)) {
+                        absent = true;
+                        break;
+                    }
+                if (absent)
+                    continue;
+            }
             int apply = this->select(*sel, false);
             if (apply == litehtml::select_no_match)
                 continue;
@@ -330,6 +428,27 @@ public:
             }
             this->m_used_styles.push_back(std::move(us));
         }
+        // This element's keys counted while its children apply.
+        af.stack.push_back({this, complete, {}});
+        {
+            auto &keys = af.stack.back().keys;
+            keys.push_back(ancestor_filter::key('t', this->m_tag, false));
+            if (idit != this->m_attrs.end())
+                keys.push_back(ancestor_filter::key('#', idit->second, true));
+            for (const auto &c : this->m_class_values)
+                keys.push_back(ancestor_filter::key('.', c, true));
+            for (uint32_t k : keys)
+                af.add(k, 1);
+        }
+        struct uncount {
+            ancestor_filter &af;
+            ~uncount()
+            {
+                for (uint32_t k : af.stack.back().keys)
+                    af.add(k, -1);
+                af.stack.pop_back();
+            }
+        } u{af};
         for (auto &el : this->m_children)
             if (el->get_display() != litehtml::display_inline_text)
                 el->apply_stylesheet(stylesheet);

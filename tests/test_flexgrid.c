@@ -268,6 +268,66 @@ static void declarations_as_litehtml_alone(void **state)
     render_doc_free(without);
 }
 
+/* Our elements reject a selector whose left part names a tag, id or class
+ * no ancestor has, before litehtml's matching walks every ancestor
+ * (styled.h's ancestor_filter): the styles and boxes must be litehtml's own,
+ * with descendant and child chains several compounds long, ids and classes
+ * in another case, the universal selector, sibling combinators in the
+ * chain, a rule whose ancestor is one of litehtml's own elements (font, th,
+ * which walk their children themselves), and keys a sibling branch had. */
+static void ancestors_as_litehtml_alone(void **state)
+{
+    (void)state;
+    const char *body =
+        "<style>"
+        "div{line-height:21px}"
+        ".outer .inner{width:310px}"
+        "#Top section .deep{width:320px}"
+        ".a > .b > .c{width:330px}"
+        ".a .c .d{margin-left:12px}"
+        "article.x div p{width:340px}"
+        "* > .u{margin-left:5px}"
+        "h2 + div .s{width:350px}"
+        "h3 ~ div > .t{width:360px}"
+        "font .f{width:370px}th .g{width:380px}font div div{margin-left:14px}"
+        ".side .leak{width:390px}"
+        ".MiXed .k{width:400px}"
+        ".none .inner{width:410px}"
+        "body > div > .z{width:420px}"
+        "</style>"
+        "<div class=outer><div><div class=inner>inner</div></div></div>"
+        "<div id=tOP><section><div><p class=deep>deep</p></div></section></div>"
+        "<div class=a><div class=b><div class=c>abc <div class=d>d</div></div></div></div>"
+        "<div class=a><div><div class=c>ac <span><div class=d>d2</div></span></div></div></div>"
+        "<article class=x><div><section><p>p</p></section></div></article>"
+        "<div class=u>u</div>"
+        "<h2>h</h2><div><div class=s>s</div></div><div><div class=s>s2</div></div>"
+        "<h3>h3</h3><p>x</p><div><div class=t>t</div></div>"
+        "<font><div class=f>f</div><div><div>fd</div></div></font>"
+        "<table><tr><th><div class=g>g</div></th></tr></table>"
+        "<div class=side><div>side</div></div><div><div class=leak>leak</div></div>"
+        "<div class=MIXED><div class=K>k</div></div>"
+        "<div class=z>z</div><div><div class=z>z2</div></div>";
+    render_doc *with = lay_out(body, 0), *without = lay_out(body, 1);
+    assert_same_trees(with, without);
+    /* The rules did apply, and not where they must not. */
+    assert_int_equal(box_of(with, "/html/body/div[1]/div/div").w, 310);
+    assert_int_equal(box_of(with, "/html/body/div[2]/section/div/p").w, 320);
+    assert_int_equal(box_of(with, "/html/body/div[3]/div/div").w, 330);
+    assert_int_equal(box_of(with, "/html/body/div[4]/div/div").w, 1000);
+    assert_int_equal(box_of(with, "/html/body/article/div/section/p").w, 340);
+    assert_int_equal(box_of(with, "/html/body/div[6]/div").w, 350);
+    assert_int_equal(box_of(with, "/html/body/div[7]/div").w, 1000);
+    assert_int_equal(box_of(with, "/html/body/div[8]/div").w, 360);
+    assert_int_equal(box_of(with, "/html/body/font/div[1]").w, 370);
+    assert_int_equal(box_of(with, "/html/body/div[10]/div").w, 1000);
+    assert_int_equal(box_of(with, "/html/body/div[11]/div").w, 400);
+    assert_int_equal(box_of(with, "/html/body/div[12]").w, 1000);
+    assert_int_equal(box_of(with, "/html/body/div[13]/div").w, 420);
+    render_doc_free(with);
+    render_doc_free(without);
+}
+
 /* A main column that grows beside a fixed sidebar: the classic page. */
 static void flex_row_grow_beside_fixed(void **state)
 {
@@ -513,6 +573,7 @@ int main(void)
         cmocka_unit_test(inherited_styles_as_litehtml_alone),
         cmocka_unit_test(selectors_as_litehtml_alone),
         cmocka_unit_test(declarations_as_litehtml_alone),
+        cmocka_unit_test(ancestors_as_litehtml_alone),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
