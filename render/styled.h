@@ -2,7 +2,10 @@
 // answers (compat.cpp's elements, and container.cpp's cells, tables, rows
 // and body): inherited lookups remembered once final, a selector whose
 // rightmost tag, class or id the element lacks rejected before litehtml's
-// matching, and the stylesheet applied through an index of its selectors.
+// matching, the stylesheet applied through an index of its selectors, a
+// selector whose left part names what no ancestor has rejected from a
+// filter of the ancestors' tags, ids and classes, and each rule's
+// declarations parsed once, not once per element it matches.
 // C++, inside render/ only.
 #ifndef GLANCE_RENDER_STYLED_H
 #define GLANCE_RENDER_STYLED_H
@@ -11,6 +14,7 @@
 #include <litehtml/el_anchor.h>
 
 #include <algorithm>
+#include <cstring>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -105,6 +109,50 @@ inline bool may_match(const litehtml::css_element_selector &s, const std::string
     return true;
 }
 
+// The tags, ids and classes of the element's ancestors, as a counting
+// filter (browsers' ancestor Bloom filter): a selector with a descendant
+// or child combinator can match only if each tag, id and class its compounds
+// left of it name (up to a sibling combinator) is some ancestor's, and
+// litehtml finds that out by trying the selector's left part on every
+// ancestor up to the root. A key the filter has never counted is no
+// ancestor's: the selector is rejected there. A key counted may still be
+// absent (two keys sharing a counter): then litehtml's matching decides.
+// Our elements count their keys while apply_stylesheet walks their children
+// and uncount them after; an element whose parent is not the element
+// counted last (one of litehtml's own classes between them, which walks its
+// children itself) has an incomplete filter, and so have its descendants:
+// those never reject.
+class ancestor_filter {
+public:
+    static constexpr unsigned bits = 12;
+    static uint32_t key(char kind, const std::string &s, bool lower)
+    {
+        uint32_t h = 2166136261u ^ (unsigned char)kind;
+        h *= 16777619u;
+        for (unsigned char c : s) {
+            if (lower)
+                c = (unsigned char)litehtml::t_tolower(c);
+            h = (h ^ c) * 16777619u;
+        }
+        return h;
+    }
+    bool has(uint32_t k) const { return counts_[slot(k)] != 0; }
+    void add(uint32_t k, int d) { counts_[slot(k)] += d; }
+
+    struct frame {
+        const litehtml::element *el;
+        bool complete;
+        std::vector<uint32_t> keys;
+    };
+    std::vector<frame> stack;
+
+private:
+    static size_t slot(uint32_t k) { return (k ^ (k >> bits) ^ (k >> (2 * bits))) & ((1u << bits) - 1); }
+    int counts_[1u << bits] = {};
+};
+
+inline thread_local ancestor_filter ancestors;
+
 // The stylesheet's selectors by the one condition of their rightmost
 // compound that an element most seldom meets (browsers' rule hash): an id,
 // else a class, else a tag; the others under "any". A selector filed under
@@ -142,6 +190,71 @@ public:
     }
     const litehtml::css *sheet() const { return sheet_; }
 
+    // The tags, ids and classes that ancestors must have for selector i to
+    // match (its compounds left of a descendant or child combinator, up to
+    // a sibling one), as ancestor_filter keys; empty: none.
+    const std::vector<uint32_t> &ancestor_keys(int i) const
+    {
+        if (keys_.empty()) {
+            const auto &sels = sheet_->selectors();
+            keys_.resize(sels.size());
+            for (size_t j = 0; j < sels.size(); j++) {
+                const litehtml::css_selector *p = sels[j].get();
+                while (p->m_left && (p->m_combinator == litehtml::combinator_descendant ||
+                                     p->m_combinator == litehtml::combinator_child)) {
+                    p = p->m_left.get();
+                    const litehtml::css_element_selector &r = p->m_right;
+                    if (!r.m_tag.empty() && r.m_tag != "*")
+                        keys_[j].push_back(ancestor_filter::key('t', r.m_tag, false));
+                    for (const auto &a : r.m_attrs) {
+                        if (a.condition != litehtml::select_equal)
+                            continue;
+                        if (a.attribute == "id")
+                            keys_[j].push_back(ancestor_filter::key('#', a.val, true));
+                        else if (a.attribute == "class")
+                            for (const auto &c : a.class_val)
+                                keys_[j].push_back(ancestor_filter::key('.', c, true));
+                    }
+                }
+            }
+        }
+        return keys_[(size_t)i];
+    }
+
+    // A selector's declarations parsed once, for every element it matches:
+    // litehtml parses the block's text again into each (html_tag::add_style,
+    // style::parse: split, trim, lower-case, shorthands expanded). Parsed
+    // into a style of its own, the block applies with style::combine, one
+    // add_parsed_property per property, which leaves an element's map as
+    // the parse in place would: each declaration replaces a property unless
+    // the one there is !important and it is not, so the block's last
+    // !important value, else its last value, is what the parse in place
+    // leaves of it too. The parse depends on the element only through
+    // var() (substituted from the element's custom properties) and through
+    // the background shorthand, which appends its position to a
+    // background-position already there: a block with var( is never kept,
+    // and one with the shorthand is not used on an element that has a
+    // background-position (nullptr: parse in place).
+    const litehtml::style *declarations(int i, const litehtml::style &own) const
+    {
+        if (parsed_.empty())
+            parsed_.resize(sheet_->selectors().size());
+        parsed &p = parsed_[(size_t)i];
+        if (!p.tried) {
+            p.tried = true;
+            const litehtml::css_selector &sel = *sheet_->selectors()[(size_t)i];
+            const std::string &text = sel.m_style;
+            if (text.find("var(") == std::string::npos) {
+                p.st.reset(new litehtml::style);
+                p.st->add(text.c_str(), sel.m_baseurl.c_str(), nullptr);
+                p.background = has_background_shorthand(text);
+            }
+        }
+        if (!p.st || (p.background && own.get_property("background-position")))
+            return nullptr;
+        return p.st.get();
+    }
+
     // The selectors an element with this tag, these classes and this id
     // (or none) may match, in the stylesheet's order.
     void candidates(const std::string &tag, const litehtml::string_vector &classes,
@@ -159,7 +272,14 @@ public:
 
 private:
     using table = std::unordered_map<std::string, std::vector<int>>;
+    struct parsed {
+        bool tried = false;
+        bool background = false; // a declaration whose name may be "background"
+        std::unique_ptr<litehtml::style> st;
+    };
     const litehtml::css *sheet_;
+    mutable std::vector<parsed> parsed_;
+    mutable std::vector<std::vector<uint32_t>> keys_;
     table ids_, classes_, tags_;
     std::vector<int> any_;
 
@@ -169,6 +289,26 @@ private:
         for (char &c : r)
             c = (char)litehtml::t_tolower((unsigned char)c);
         return r;
+    }
+    // "background" in any case, then only white space before a colon:
+    // every declaration litehtml would name "background" (and a few more).
+    static bool has_background_shorthand(const std::string &text)
+    {
+        static const char word[] = "background";
+        const size_t n = sizeof word - 1;
+        for (size_t i = 0; i + n <= text.size(); i++) {
+            size_t k = 0;
+            while (k < n && litehtml::t_tolower((unsigned char)text[i + k]) == word[k])
+                k++;
+            if (k < n)
+                continue;
+            size_t j = i + n;
+            while (j < text.size() && strchr(" \t\r\n\f\v", text[j]) && text[j])
+                j++;
+            if (j < text.size() && text[j] == ':')
+                return true;
+        }
+        return false;
     }
     static void add(const table &t, const std::string &key, std::vector<int> &out)
     {
@@ -235,8 +375,28 @@ public:
         applying->candidates(this->m_tag, this->m_class_values,
                              idit == this->m_attrs.end() ? nullptr : idit->second.c_str(), cand);
         const auto &sels = stylesheet.selectors();
+        auto &af = ancestors;
+        bool complete = false;
+        {
+            litehtml::element::ptr up = this->parent();
+            if (!up)
+                complete = af.stack.empty();
+            else
+                complete = !af.stack.empty() && af.stack.back().el == up.get() &&
+                           af.stack.back().complete;
+        }
         for (int i : cand) {
             const litehtml::css_selector::ptr &sel = sels[i];
+            if (complete) {
+                bool absent = false;
+                for (uint32_t k : applying->ancestor_keys(i))
+                    if (!af.has(k)) {
+                        absent = true;
+                        break;
+                    }
+                if (absent)
+                    continue;
+            }
             int apply = this->select(*sel, false);
             if (apply == litehtml::select_no_match)
                 continue;
@@ -253,7 +413,10 @@ public:
                     if (el)
                         el->add_style(sel->m_style, sel->m_baseurl);
                 } else {
-                    this->add_style(sel->m_style, sel->m_baseurl);
+                    if (const litehtml::style *d = applying->declarations(i, this->m_style))
+                        this->m_style.combine(*d);
+                    else
+                        this->add_style(sel->m_style, sel->m_baseurl);
                     us->m_used = true;
                 }
             };
@@ -265,6 +428,27 @@ public:
             }
             this->m_used_styles.push_back(std::move(us));
         }
+        // This element's keys counted while its children apply.
+        af.stack.push_back({this, complete, {}});
+        {
+            auto &keys = af.stack.back().keys;
+            keys.push_back(ancestor_filter::key('t', this->m_tag, false));
+            if (idit != this->m_attrs.end())
+                keys.push_back(ancestor_filter::key('#', idit->second, true));
+            for (const auto &c : this->m_class_values)
+                keys.push_back(ancestor_filter::key('.', c, true));
+            for (uint32_t k : keys)
+                af.add(k, 1);
+        }
+        struct uncount {
+            ancestor_filter &af;
+            ~uncount()
+            {
+                for (uint32_t k : af.stack.back().keys)
+                    af.add(k, -1);
+                af.stack.pop_back();
+            }
+        } u{af};
         for (auto &el : this->m_children)
             if (el->get_display() != litehtml::display_inline_text)
                 el->apply_stylesheet(stylesheet);

@@ -196,6 +196,138 @@ static void selectors_as_litehtml_alone(void **state)
     render_doc_free(without);
 }
 
+/* Each rule's declarations are parsed once and combined into every element
+ * it matches (styled.h's rule_index::declarations), where litehtml parses
+ * the block's text again into each: the styles and boxes must be litehtml's
+ * own, with !important against specificity and source order, !important
+ * and a later plain value in one block, shorthands before and after their
+ * longhands in one block and across rules, font, border, padding and
+ * list-style shorthands, a selector list sharing one block, an invalid
+ * white-space value, var() (parsed in place, as litehtml does) and the
+ * background shorthand after a background-position. */
+static void declarations_as_litehtml_alone(void **state)
+{
+    (void)state;
+    const char *body =
+        "<style>"
+        "div{line-height:22px}"
+        ".i{width:210px!important}#imp{width:300px}"
+        ".j{width:230px !important;width:260px}"
+        ".m{margin:4px;margin-left:21px}.n{margin-left:21px;margin:6px 8px}"
+        ".s1{width:100px}.s2{width:200px}"
+        ".f{font:bold 20px/30px serif}.f2{font-size:12px}"
+        ".g{font-weight:300}.g{font:italic 18px sans-serif}"
+        ".b{border:3px solid red}.bl{border-left-width:7px}"
+        ".p3{padding:1px 2px 3px}.p2{padding:5px 9px;padding-top:11px}"
+        ".l1, .l2, p.l3{width:111px;margin-left:3px}"
+        ".h{display:none!important}.h2{display:block}"
+        ".pre{white-space:pre}.pre2{white-space:nowrapx}"
+        ".v{--w:180px;width:var(--w)}.v2{width:190px}"
+        ".bp{background-position:left top}.bg{background:red url(x.png) center;width:170px}"
+        ".ls{list-style:square inside}.ul{display:list-item;margin-left:40px}"
+        ".bs{border-spacing:4px 6px}.rad{border-radius:3px / 5px}"
+        ".imp2{width:140px!important}.imp2b{width:150px!important}"
+        "</style>"
+        "<div id=imp class=i>imp</div><div class=j>j</div>"
+        "<div class=m>m</div><div class=n>n</div><div class='m n'>mn</div>"
+        "<div class='s2 s1'>s</div><div class=f>f <span class=f2>f2</span></div>"
+        "<div class=g>g</div><div class='b bl'>b</div><div class=b>b2</div>"
+        "<div class=p3>p3</div><div class=p2>p2</div>"
+        "<div class=l1>l1</div><span class=l2>l2</span><p class=l3>l3</p>"
+        "<div class='h h2'>hidden</div><div class='h2'>shown</div>"
+        "<div class='pre pre2'>a  b</div><div class=pre2>c  d</div>"
+        "<div class=v>v</div><div class='v v2'>v2</div>"
+        "<div class='bp bg'>bg</div><div class=bg>bg2</div>"
+        "<ul class=ls><li>one</li><li class=ul>two</li></ul>"
+        "<table class=bs><tr><td class=rad>t</td><td>u</td></tr></table>"
+        "<div class='imp2 imp2b'>i2</div><div class='imp2b imp2' style='width:99px'>i3</div>"
+        "<div style='width:120px!important' class=i>i4</div>"
+        "<section><div class=m>m2</div><div class='s1 i'>si</div><p class=n>pn</p>"
+        "<div class=f><div class=g>fg</div></div></section>";
+    render_doc *with = lay_out(body, 0), *without = lay_out(body, 1);
+    assert_same_trees(with, without);
+    /* The rules did apply. */
+    assert_int_equal(box_of(with, "/html/body/div[1]").w, 210);
+    assert_int_equal(box_of(with, "/html/body/div[2]").w, 230);
+    assert_int_equal(box_of(with, "/html/body/div[3]").x, 21);
+    assert_int_equal(box_of(with, "/html/body/div[4]").x, 8);
+    assert_int_equal(box_of(with, "/html/body/div[6]").w, 200);
+    assert_int_equal(box_of(with, "/html/body/div[13]").w, 111);
+    assert_int_equal(box_of(with, "/html/body/div[18]").w, 180);
+    assert_int_equal(box_of(with, "/html/body/div[19]").w, 190);
+    assert_int_equal(box_of(with, "/html/body/div[21]").w, 170);
+    assert_int_equal(box_of(with, "/html/body/div[22]").w, 150);
+    assert_int_equal(box_of(with, "/html/body/div[23]").w, 150);
+    assert_int_equal(box_of(with, "/html/body/div[24]").w, 120);
+    assert_false(node_at(with, "/html/body/div[15]")->hidden);
+    assert_false(node_at(with, "/html/body/div[17]")->preformatted);
+    assert_true(node_at(with, "/html/body/div[14]")->hidden);
+    assert_true(node_at(with, "/html/body/div[16]")->preformatted);
+    assert_int_equal(node_at(with, "/html/body/div[7]")->font_weight, 700);
+    render_doc_free(with);
+    render_doc_free(without);
+}
+
+/* Our elements reject a selector whose left part names a tag, id or class
+ * no ancestor has, before litehtml's matching walks every ancestor
+ * (styled.h's ancestor_filter): the styles and boxes must be litehtml's own,
+ * with descendant and child chains several compounds long, ids and classes
+ * in another case, the universal selector, sibling combinators in the
+ * chain, a rule whose ancestor is one of litehtml's own elements (font, th,
+ * which walk their children themselves), and keys a sibling branch had. */
+static void ancestors_as_litehtml_alone(void **state)
+{
+    (void)state;
+    const char *body =
+        "<style>"
+        "div{line-height:21px}"
+        ".outer .inner{width:310px}"
+        "#Top section .deep{width:320px}"
+        ".a > .b > .c{width:330px}"
+        ".a .c .d{margin-left:12px}"
+        "article.x div p{width:340px}"
+        "* > .u{margin-left:5px}"
+        "h2 + div .s{width:350px}"
+        "h3 ~ div > .t{width:360px}"
+        "font .f{width:370px}th .g{width:380px}font div div{margin-left:14px}"
+        ".side .leak{width:390px}"
+        ".MiXed .k{width:400px}"
+        ".none .inner{width:410px}"
+        "body > div > .z{width:420px}"
+        "</style>"
+        "<div class=outer><div><div class=inner>inner</div></div></div>"
+        "<div id=tOP><section><div><p class=deep>deep</p></div></section></div>"
+        "<div class=a><div class=b><div class=c>abc <div class=d>d</div></div></div></div>"
+        "<div class=a><div><div class=c>ac <span><div class=d>d2</div></span></div></div></div>"
+        "<article class=x><div><section><p>p</p></section></div></article>"
+        "<div class=u>u</div>"
+        "<h2>h</h2><div><div class=s>s</div></div><div><div class=s>s2</div></div>"
+        "<h3>h3</h3><p>x</p><div><div class=t>t</div></div>"
+        "<font><div class=f>f</div><div><div>fd</div></div></font>"
+        "<table><tr><th><div class=g>g</div></th></tr></table>"
+        "<div class=side><div>side</div></div><div><div class=leak>leak</div></div>"
+        "<div class=MIXED><div class=K>k</div></div>"
+        "<div class=z>z</div><div><div class=z>z2</div></div>";
+    render_doc *with = lay_out(body, 0), *without = lay_out(body, 1);
+    assert_same_trees(with, without);
+    /* The rules did apply, and not where they must not. */
+    assert_int_equal(box_of(with, "/html/body/div[1]/div/div").w, 310);
+    assert_int_equal(box_of(with, "/html/body/div[2]/section/div/p").w, 320);
+    assert_int_equal(box_of(with, "/html/body/div[3]/div/div").w, 330);
+    assert_int_equal(box_of(with, "/html/body/div[4]/div/div").w, 1000);
+    assert_int_equal(box_of(with, "/html/body/article/div/section/p").w, 340);
+    assert_int_equal(box_of(with, "/html/body/div[6]/div").w, 350);
+    assert_int_equal(box_of(with, "/html/body/div[7]/div").w, 1000);
+    assert_int_equal(box_of(with, "/html/body/div[8]/div").w, 360);
+    assert_int_equal(box_of(with, "/html/body/font/div[1]").w, 370);
+    assert_int_equal(box_of(with, "/html/body/div[10]/div").w, 1000);
+    assert_int_equal(box_of(with, "/html/body/div[11]/div").w, 400);
+    assert_int_equal(box_of(with, "/html/body/div[12]").w, 1000);
+    assert_int_equal(box_of(with, "/html/body/div[13]/div").w, 420);
+    render_doc_free(with);
+    render_doc_free(without);
+}
+
 /* A main column that grows beside a fixed sidebar: the classic page. */
 static void flex_row_grow_beside_fixed(void **state)
 {
@@ -440,6 +572,8 @@ int main(void)
         cmocka_unit_test(nested_flex_rows),
         cmocka_unit_test(inherited_styles_as_litehtml_alone),
         cmocka_unit_test(selectors_as_litehtml_alone),
+        cmocka_unit_test(declarations_as_litehtml_alone),
+        cmocka_unit_test(ancestors_as_litehtml_alone),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
