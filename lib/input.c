@@ -11,6 +11,8 @@
 
 #include <uchardet/uchardet.h>
 
+#include "base/tags.h"
+
 glance_status input_read_file(const char *path, size_t limit, char **buf, size_t *len,
                               char *why, size_t why_cap)
 {
@@ -94,11 +96,16 @@ static int control_byte(unsigned char c)
            c == 0x7f;
 }
 
+static int ascii_letter(unsigned char c)
+{
+    return (c | 0x20) >= 'a' && (c | 0x20) <= 'z';
+}
+
 /* Markup as a page has it, not as a random run can have it by chance: a
- * tag's start ('<', a letter, its name's letters and digits, then white
- * space, '/' or '>'), an end tag's start ('</' and a letter), a comment
- * ('<!--'), a doctype or an XML declaration ('<!' or '<?' and a letter).
- * A '<' before a letter alone is a run of random bytes every few
+ * tag's start ('<', a letter, its name's letters, digits and hyphens, then
+ * white space, '/' or '>'), an end tag's start ('</' and a letter), a
+ * comment ('<!--'), a doctype or an XML declaration ('<!' or '<?' and a
+ * letter). A '<' before a letter alone is a run of random bytes every few
  * kilobytes; the whole tag start is one in some millions. */
 static int has_markup(const unsigned char *b, size_t len)
 {
@@ -106,19 +113,16 @@ static int has_markup(const unsigned char *b, size_t len)
     for (const unsigned char *p = memchr(b, '<', len); p && p + 2 < end;
          p = memchr(p + 1, '<', (size_t)(end - p - 1))) {
         unsigned char c = p[1], d = p[2];
-        int letter_d = (d | 0x20) >= 'a' && (d | 0x20) <= 'z';
-        if ((c == '/' || c == '?') && letter_d)
+        if ((c == '/' || c == '?') && ascii_letter(d))
             return 1;
-        if (c == '!' && (letter_d || (d == '-' && p + 3 < end && p[3] == '-')))
+        if (c == '!' && (ascii_letter(d) || (d == '-' && p + 3 < end && p[3] == '-')))
             return 1;
-        if ((c | 0x20) < 'a' || (c | 0x20) > 'z')
+        if (!ascii_letter(c))
             continue;
         const unsigned char *q = p + 2;
-        while (q < end && (((*q | 0x20) >= 'a' && (*q | 0x20) <= 'z') || (*q >= '0' && *q <= '9') ||
-                           *q == '-'))
+        while (q < end && (ascii_letter(*q) || (*q >= '0' && *q <= '9') || *q == '-'))
             q++;
-        if (q < end && (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\f' || *q == '\r' ||
-                        *q == '/' || *q == '>'))
+        if (q < end && (base_html_space((char)*q) || *q == '/' || *q == '>'))
             return 1;
     }
     return 0;
