@@ -79,10 +79,11 @@ private:
 // classes and ids by t_strcasecmp): a selector it rejects is one litehtml
 // rejects, so the element's declarations, their order and its used
 // selectors stay litehtml's. The rest goes through litehtml's matching.
+inline const std::string id_key("id"); // the attribute, in selectors and elements
+
 inline bool may_match(const litehtml::css_element_selector &s, const std::string &tag,
                const litehtml::string_vector &classes, const litehtml::string_map &attrs)
 {
-    static const std::string id_key("id");
     const std::string &t = s.m_tag;
     if (!t.empty() && !(t.size() == 1 && t[0] == '*') && t != tag)
         return false;
@@ -172,7 +173,7 @@ public:
             for (const auto &a : r.m_attrs) {
                 if (a.condition != litehtml::select_equal)
                     continue;
-                if (!id && a.attribute == "id")
+                if (!id && a.attribute == id_key)
                     id = &a.val;
                 else if (!cls && a.attribute == "class" && !a.class_val.empty())
                     cls = &a.class_val[0];
@@ -209,7 +210,7 @@ public:
                     for (const auto &a : r.m_attrs) {
                         if (a.condition != litehtml::select_equal)
                             continue;
-                        if (a.attribute == "id")
+                        if (a.attribute == id_key)
                             keys_[j].push_back(ancestor_filter::key('#', a.val, true));
                         else if (a.attribute == "class")
                             for (const auto &c : a.class_val)
@@ -369,7 +370,6 @@ public:
         } r{prev};
 
         this->remove_before_after();
-        static const std::string id_key("id");
         auto idit = this->m_attrs.find(id_key);
         std::vector<int> cand;
         applying->candidates(this->m_tag, this->m_class_values,
