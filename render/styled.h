@@ -4,8 +4,9 @@
 // rightmost tag, class or id the element lacks rejected before litehtml's
 // matching, the stylesheet applied through an index of its selectors, a
 // selector whose left part names what no ancestor has rejected from a
-// filter of the ancestors' tags, ids and classes, and each rule's
-// declarations parsed once, not once per element it matches.
+// filter of the ancestors' tags, ids and classes, each rule's
+// declarations parsed once, not once per element it matches, and a
+// ::before or ::after box made only when a declaration gives it a content.
 // C++, inside render/ only.
 #ifndef GLANCE_RENDER_STYLED_H
 #define GLANCE_RENDER_STYLED_H
@@ -238,22 +239,22 @@ public:
     // background-position (nullptr: parse in place).
     const litehtml::style *declarations(int i, const litehtml::style &own) const
     {
-        if (parsed_.empty())
-            parsed_.resize(sheet_->selectors().size());
-        parsed &p = parsed_[(size_t)i];
-        if (!p.tried) {
-            p.tried = true;
-            const litehtml::css_selector &sel = *sheet_->selectors()[(size_t)i];
-            const std::string &text = sel.m_style;
-            if (text.find("var(") == std::string::npos) {
-                p.st.reset(new litehtml::style);
-                p.st->add(text.c_str(), sel.m_baseurl.c_str(), nullptr);
-                p.background = has_background_shorthand(text);
-            }
-        }
+        const parsed &p = parse(i);
         if (!p.st || (p.background && own.get_property("background-position")))
             return nullptr;
         return p.st.get();
+    }
+
+    // Whether selector i's declarations may set `content` (a block with
+    // var( answered from its text: "content" and a colon). A ::before or
+    // ::after box that no declaration gives a content is one a browser
+    // does not generate.
+    bool sets_content(int i) const
+    {
+        const parsed &p = parse(i);
+        if (p.st)
+            return p.st->get_property("content") != nullptr;
+        return declares(sheet_->selectors()[(size_t)i]->m_style, "content");
     }
 
     // The selectors an element with this tag, these classes and this id
@@ -284,6 +285,23 @@ private:
     table ids_, classes_, tags_;
     std::vector<int> any_;
 
+    const parsed &parse(int i) const
+    {
+        if (parsed_.empty())
+            parsed_.resize(sheet_->selectors().size());
+        parsed &p = parsed_[(size_t)i];
+        if (!p.tried) {
+            p.tried = true;
+            const litehtml::css_selector &sel = *sheet_->selectors()[(size_t)i];
+            const std::string &text = sel.m_style;
+            if (text.find("var(") == std::string::npos) {
+                p.st.reset(new litehtml::style);
+                p.st->add(text.c_str(), sel.m_baseurl.c_str(), nullptr);
+                p.background = declares(text, "background");
+            }
+        }
+        return p;
+    }
     static std::string lower(const std::string &s)
     {
         std::string r(s);
@@ -291,12 +309,11 @@ private:
             c = (char)litehtml::t_tolower((unsigned char)c);
         return r;
     }
-    // "background" in any case, then only white space before a colon:
-    // every declaration litehtml would name "background" (and a few more).
-    static bool has_background_shorthand(const std::string &text)
+    // The word (lower case) in any case, then only white space before a
+    // colon: every declaration litehtml would name so (and a few more).
+    static bool declares(const std::string &text, const char *word)
     {
-        static const char word[] = "background";
-        const size_t n = sizeof word - 1;
+        const size_t n = strlen(word);
         for (size_t i = 0; i + n <= text.size(); i++) {
             size_t k = 0;
             while (k < n && litehtml::t_tolower((unsigned char)text[i + k]) == word[k])
@@ -351,7 +368,13 @@ public:
 
     // html_tag::apply_stylesheet (litehtml 0.6) over the selectors the
     // index gives, the same steps in the same order; an anchor first takes
-    // :link when it has an href, as el_anchor's does.
+    // :link when it has an href, as el_anchor's does. One difference: the
+    // declarations of selectors matched with ::before (::after) go to that
+    // box once all are tried, and only if one of them may set content.
+    // litehtml makes the box at the first such match: an empty inline or
+    // block box where a browser generates none (`*:before,*:after
+    // {box-sizing:border-box}` gave every element two), each laid out,
+    // sometimes taking space, and freed.
     void apply_stylesheet(const litehtml::css &stylesheet) override
     {
         if constexpr (std::is_same<Base, litehtml::el_anchor>::value) {
@@ -385,6 +408,7 @@ public:
                 complete = !af.stack.empty() && af.stack.back().el == up.get() &&
                            af.stack.back().complete;
         }
+        pseudo before, after;
         for (int i : cand) {
             const litehtml::css_selector::ptr &sel = sels[i];
             if (complete) {
@@ -402,16 +426,15 @@ public:
                 continue;
             litehtml::used_selector::ptr us(new litehtml::used_selector(sel, false));
             /* Where a match puts the declarations: the ::after or ::before
-             * box, or the element itself (then the selector is used). */
+             * box (once this element's selectors are all tried), or the
+             * element itself (then the selector is used). */
             auto add = [&](int how) {
                 if (how & litehtml::select_match_with_after) {
-                    litehtml::element::ptr el = this->get_element_after();
-                    if (el)
-                        el->add_style(sel->m_style, sel->m_baseurl);
+                    after.rules.push_back(i);
+                    after.content = after.content || applying->sets_content(i);
                 } else if (how & litehtml::select_match_with_before) {
-                    litehtml::element::ptr el = this->get_element_before();
-                    if (el)
-                        el->add_style(sel->m_style, sel->m_baseurl);
+                    before.rules.push_back(i);
+                    before.content = before.content || applying->sets_content(i);
                 } else {
                     if (const litehtml::style *d = applying->declarations(i, this->m_style))
                         this->m_style.combine(*d);
@@ -428,6 +451,14 @@ public:
             }
             this->m_used_styles.push_back(std::move(us));
         }
+        if (before.content)
+            for (int i : before.rules)
+                if (litehtml::element::ptr el = this->get_element_before())
+                    el->add_style(sels[i]->m_style, sels[i]->m_baseurl);
+        if (after.content)
+            for (int i : after.rules)
+                if (litehtml::element::ptr el = this->get_element_after())
+                    el->add_style(sels[i]->m_style, sels[i]->m_baseurl);
         // This element's keys counted while its children apply.
         af.stack.push_back({this, complete, {}});
         {
@@ -463,6 +494,10 @@ public:
     }
 
 private:
+    struct pseudo {
+        std::vector<int> rules; // the selectors matched with ::before (::after)
+        bool content = false;   // one of them may set content: the box is made
+    };
     inherited_cache inherited_; // answers to inherited lookups, once final
 };
 

@@ -328,6 +328,36 @@ static void ancestors_as_litehtml_alone(void **state)
     render_doc_free(without);
 }
 
+/* A ::before or ::after box is made only when a declaration gives it a
+ * content, as a browser does: `*:before,*:after{...}` without one (common
+ * for box-sizing) made litehtml alone give every element two empty boxes,
+ * which here would each take 30 px of height. */
+static void pseudo_boxes_only_with_content(void **state)
+{
+    (void)state;
+    const char *body =
+        "<style>"
+        "*:before,*:after{display:block;height:30px}"
+        ".c:before{content:''}.q:after{content:'\\bb'}"
+        ".v:after{--x:'v';content:var(--x)}.n:before{content:none}"
+        "</style>"
+        "<div>a</div><div class=c>c</div><div>b</div><div class=q>q</div>"
+        "<div class=v>v</div><div class=n>n</div>";
+    render_doc *doc = lay_out(body, 0), *plain = lay_out(body, 1);
+    /* No content: no box, each div one 20 px line. */
+    assert_box(doc, "/html/body/div[1]", 0, 0, 1000, 20);
+    /* A content, even an empty one or one through var() or none: the box. */
+    assert_box(doc, "/html/body/div[2]", 0, 20, 1000, 50);
+    assert_box(doc, "/html/body/div[3]", 0, 70, 1000, 20);
+    assert_box(doc, "/html/body/div[4]", 0, 90, 1000, 50);
+    assert_box(doc, "/html/body/div[5]", 0, 140, 1000, 50);
+    assert_box(doc, "/html/body/div[6]", 0, 190, 1000, 50);
+    /* litehtml alone makes the empty boxes too (html's and body's above). */
+    assert_box(plain, "/html/body/div[1]", 0, 60, 1000, 80);
+    render_doc_free(doc);
+    render_doc_free(plain);
+}
+
 /* A main column that grows beside a fixed sidebar: the classic page. */
 static void flex_row_grow_beside_fixed(void **state)
 {
@@ -574,6 +604,7 @@ int main(void)
         cmocka_unit_test(selectors_as_litehtml_alone),
         cmocka_unit_test(declarations_as_litehtml_alone),
         cmocka_unit_test(ancestors_as_litehtml_alone),
+        cmocka_unit_test(pseudo_boxes_only_with_content),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
