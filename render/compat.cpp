@@ -918,4 +918,22 @@ bool is_item(const litehtml::element *e)
     return n && n->item && e->get_display() != litehtml::display_none;
 }
 
+// The pointer to litehtml::style's private map, taken in an explicit
+// instantiation, where C++ does not check access ([temp.explicit]); here,
+// in one file, as such an instantiation may be made once in a program.
+namespace {
+using props_member = litehtml::props_map litehtml::style::*;
+props_member style_props();
+template <props_member M>
+struct style_props_of {
+    friend props_member style_props() { return M; }
+};
+template struct style_props_of<&litehtml::style::m_properties>;
+} // namespace
+
+const litehtml::props_map &style_properties(const litehtml::style &st)
+{
+    return st.*style_props();
+}
+
 } // namespace compat

@@ -70,6 +70,69 @@ private:
     bool final_ = false;
 };
 
+// litehtml::style's map of properties, which it keeps private and offers
+// only by name (compat.cpp).
+const litehtml::props_map &style_properties(const litehtml::style &st);
+
+// An element's own declarations, read without litehtml's map lookup: the
+// map (a std::map by std::string) makes a string of each name asked and
+// compares it down the tree, some hundred names per element while its
+// styles are parsed, most of them absent. Once the declarations are final
+// (as for inherited_cache) the names are hashed into a table and a filter
+// of their bits, so that an absent name is answered from the filter.
+class own_declarations {
+public:
+    static uint64_t hash(const char *name, uint32_t &n)
+    {
+        uint64_t h = 0xcbf29ce484222325ull;
+        n = 0;
+        for (const char *p = name; *p; p++, n++)
+            h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
+        return h;
+    }
+    // The element's value of the property, or nullptr; `ready` false: not
+    // read yet (the declarations are not final).
+    const char *find(const char *name, bool &ready) const
+    {
+        ready = built_;
+        if (!built_)
+            return nullptr;
+        uint32_t n;
+        uint64_t h = hash(name, n);
+        if (!(filter_ & bit(h)))
+            return nullptr;
+        for (const auto &e : entries_)
+            if (e.h == h && e.n == n && !strcmp(e.name, name))
+                return e.value;
+        return nullptr;
+    }
+    bool built() const { return built_; }
+    void build(const litehtml::style &st)
+    {
+        const litehtml::props_map &props = style_properties(st);
+        entries_.clear();
+        filter_ = 0;
+        for (const auto &kv : props) {
+            uint32_t n;
+            uint64_t h = hash(kv.first.c_str(), n);
+            entries_.push_back({h, n, kv.first.c_str(), kv.second.m_value.c_str()});
+            filter_ |= bit(h);
+        }
+        built_ = true;
+    }
+
+private:
+    static uint64_t bit(uint64_t h) { return 1ull << (h >> 58); }
+    struct entry {
+        uint64_t h; // the name's FNV-1a hash, with its length
+        uint32_t n;
+        const char *name, *value; // the map's strings
+    };
+    std::vector<entry> entries_;
+    uint64_t filter_ = 0; // a bit per name, from its hash
+    bool built_ = false;
+};
+
 // litehtml 0.6 applies a stylesheet by trying every one of its selectors on
 // every element (html_tag::apply_stylesheet), and tries a selector by its
 // rightmost compound first: the tag, then each attribute condition in turn,
@@ -350,19 +413,35 @@ public:
     {
     }
 
+    // html_tag::get_style_property's answer: the element's own value unless
+    // it is "inherit" or absent, then for an inherited property (or
+    // "inherit") the parent's, else def.
     const litehtml::tchar_t *get_style_property(const litehtml::tchar_t *name, bool inherited,
                                                 const litehtml::tchar_t *def = nullptr) const override
     {
-        if (!inherited)
-            return Base::get_style_property(name, false, def);
+        if (!inherited) {
+            bool ready;
+            const char *v = own(name, ready);
+            if (!ready || (v && !litehtml::t_strcasecmp(v, "inherit")))
+                return Base::get_style_property(name, false, def);
+            return v ? v : def;
+        }
         return inherited_.get(name, def, [&](const char *d) {
-            return Base::get_style_property(name, true, d);
+            bool ready;
+            const char *v = own(name, ready);
+            if (!ready || (v && !litehtml::t_strcasecmp(v, "inherit")))
+                return Base::get_style_property(name, true, d);
+            if (v)
+                return v;
+            litehtml::element::ptr up = this->parent();
+            return up ? up->get_style_property(name, true, d) : d;
         });
     }
 
     void parse_styles(bool is_reparse) override
     {
         inherited_.begin();
+        parsing_ = true;
         Base::parse_styles(is_reparse);
     }
 
@@ -494,11 +573,27 @@ public:
     }
 
 private:
+    // The element's own value of a property, once its declarations are final:
+    // its parse_styles has begun and added its style attribute, which is the
+    // first thing html_tag::parse_styles does. Custom properties are asked
+    // while that attribute's declarations are added (var()): never read here.
+    const char *own(const char *name, bool &ready) const
+    {
+        ready = false;
+        if (!parsing_ || !name || (name[0] == '-' && name[1] == '-'))
+            return nullptr;
+        if (!own_.built())
+            own_.build(this->m_style);
+        return own_.find(name, ready);
+    }
+
     struct pseudo {
         std::vector<int> rules; // the selectors matched with ::before (::after)
         bool content = false;   // one of them may set content: the box is made
     };
     inherited_cache inherited_; // answers to inherited lookups, once final
+    mutable own_declarations own_; // the element's own declarations, once final
+    bool parsing_ = false;         // parse_styles has begun
 };
 
 } // namespace compat

@@ -227,6 +227,7 @@ static void declarations_as_litehtml_alone(void **state)
         ".ls{list-style:square inside}.ul{display:list-item;margin-left:40px}"
         ".bs{border-spacing:4px 6px}.rad{border-radius:3px / 5px}"
         ".imp2{width:140px!important}.imp2b{width:150px!important}"
+        ".wi{width:330px;margin-left:17px}.wi>div{width:INHERIT;margin-left:inherit}"
         "</style>"
         "<div id=imp class=i>imp</div><div class=j>j</div>"
         "<div class=m>m</div><div class=n>n</div><div class='m n'>mn</div>"
@@ -243,7 +244,8 @@ static void declarations_as_litehtml_alone(void **state)
         "<div class='imp2 imp2b'>i2</div><div class='imp2b imp2' style='width:99px'>i3</div>"
         "<div style='width:120px!important' class=i>i4</div>"
         "<section><div class=m>m2</div><div class='s1 i'>si</div><p class=n>pn</p>"
-        "<div class=f><div class=g>fg</div></div></section>";
+        "<div class=f><div class=g>fg</div></div></section>"
+        "<div class=wi><div>wi</div></div>";
     render_doc *with = lay_out(body, 0), *without = lay_out(body, 1);
     assert_same_trees(with, without);
     /* The rules did apply. */
@@ -259,6 +261,7 @@ static void declarations_as_litehtml_alone(void **state)
     assert_int_equal(box_of(with, "/html/body/div[22]").w, 150);
     assert_int_equal(box_of(with, "/html/body/div[23]").w, 150);
     assert_int_equal(box_of(with, "/html/body/div[24]").w, 120);
+    assert_box(with, "/html/body/div[25]/div", 34, 850, 330, 22);
     assert_false(node_at(with, "/html/body/div[15]")->hidden);
     assert_false(node_at(with, "/html/body/div[17]")->preformatted);
     assert_true(node_at(with, "/html/body/div[14]")->hidden);
