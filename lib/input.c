@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <iconv.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -226,9 +227,22 @@ static size_t utf8_valid_len(const unsigned char *b, size_t left)
     return n;
 }
 
+/* Whether the 8 bytes at b are ASCII and none is NUL. */
+static int ascii8(const unsigned char *b)
+{
+    uint64_t w;
+    memcpy(&w, b, sizeof w);
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    return !(w & highs) && !((w - ones) & ~w & highs);
+}
+
 static int valid_utf8(const unsigned char *b, size_t len)
 {
     for (size_t i = 0; i < len;) {
+        if (i + 8 <= len && ascii8(b + i)) {
+            i += 8;
+            continue;
+        }
         size_t n = b[i] ? utf8_valid_len(b + i, len - i) : 0;
         if (n == 0)
             return 0;
@@ -249,6 +263,12 @@ static char *utf8_or_replacement(const unsigned char *b, size_t len, size_t *out
         return NULL;
     size_t w = 0;
     for (size_t i = 0; i < len;) {
+        if (i + 8 <= len && ascii8(b + i)) {
+            memcpy(o + w, b + i, 8);
+            w += 8;
+            i += 8;
+            continue;
+        }
         size_t n = b[i] ? utf8_valid_len(b + i, len - i) : 0;
         if (n == 0) {
             memcpy(o + w, "\xef\xbf\xbd", 3);
@@ -406,6 +426,8 @@ glance_status input_to_utf8(const char *bytes, size_t len, size_t limit, const c
      * some hundred kilobytes. A page in UTF-16 has tags; without any it is
      * refused as the bytes in no charset are. */
     int utf16 = 0;
+    int valid = 0;   /* the bytes as they stand are UTF-8 without NUL */
+    int binary = -1; /* looks_binary of the bytes as they stand, once asked */
     if (len >= 2 && ((b[0] == 0xff && b[1] == 0xfe) || (b[0] == 0xfe && b[1] == 0xff))) {
         const char *enc = b[0] == 0xff ? "UTF-16LE" : "UTF-16BE";
         glance_status st = iconv_to_utf8(bytes + 2, len - 2, enc, 2, &converted, &clen);
@@ -422,10 +444,10 @@ glance_status input_to_utf8(const char *bytes, size_t len, size_t limit, const c
         cs->from = "bom";
         b += 3;
         len -= 3;
-    } else if (binary_signature(b, len) || looks_binary(b, len)) {
+    } else if (binary_signature(b, len) || (binary = looks_binary(b, len))) {
         /* Checked below: before a charset reads it as text. */
         unreadable = 1;
-    } else if (!valid_utf8(b, len)) {
+    } else if ((valid = valid_utf8(b, len)) == 0) {
         unreadable = 1;
         /* Not UTF-8. In the order browsers follow: the charset the server
          * sends, then the one the page declares; when neither is said (or
@@ -452,18 +474,30 @@ glance_status input_to_utf8(const char *bytes, size_t len, size_t limit, const c
         if (converted) {
             b = (const unsigned char *)converted;
             len = clen;
+            binary = -1;
         }
     }
     /* Bytes in no charset of their own, or after a UTF-16 BOM, and with no
      * markup are no page (a short random run may lack control bytes, not
      * high ones). */
     const char *sig = binary_signature(b, len);
-    if (sig || looks_binary(b, len) || ((unreadable || utf16) && !has_markup(b, len))) {
+    if (!sig && binary < 0)
+        binary = looks_binary(b, len);
+    if (sig || binary || ((unreadable || utf16) && !has_markup(b, len))) {
         snprintf(why, why_cap, "binary data, not HTML%s%s", sig ? ": " : "", sig ? sig : "");
         free(converted);
         return GLANCE_EINPUT;
     }
-    char *o = utf8_or_replacement(b, len, NULL);
+    char *o;
+    if (valid) { /* nothing to replace */
+        o = malloc(len + 1);
+        if (o) {
+            memcpy(o, b, len);
+            o[len] = '\0';
+        }
+    } else {
+        o = utf8_or_replacement(b, len, NULL);
+    }
     free(converted);
     if (!o) {
         snprintf(why, why_cap, "out of memory");
