@@ -26,6 +26,36 @@
 
 namespace compat {
 
+// A property's name as the tables below find it: its length and a hash of
+// its bytes, read 8 at a time (names are short; litehtml asks some hundred
+// per element).
+struct name_key {
+    uint64_t h;
+    uint32_t n;
+};
+
+inline name_key key_of(const char *name)
+{
+    const size_t n = strlen(name);
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
+    for (size_t i = 0; i < n; i += 8) {
+        uint64_t w = 0;
+        memcpy(&w, name + i, n - i < 8 ? n - i : 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdull;
+        h ^= h >> 32;
+    }
+    h = (h ^ (h >> 29)) * 0xc4ceb9fe1a85ec53ull;
+    h ^= h >> 32;
+    return {h, (uint32_t)n};
+}
+
+// Custom properties (--name) are never kept: var() reads them while an
+// element's declarations are still being added.
+inline bool custom_property(const char *name)
+{
+    return name[0] == '-' && name[1] == '-';
+}
+
 // litehtml 0.6 answers an inherited property by looking its name up in the
 // element's map of declarations, then in its parent's, and so on up to the
 // root, for every element and every word, each time it is asked: most of
@@ -38,36 +68,30 @@ namespace compat {
 // (var() reads them while declarations are still being added).
 class inherited_cache {
 public:
+    // The answer to the name (not a custom property), once begun.
     template <class Lookup>
-    const char *get(const char *name, const char *def, Lookup lookup) const
+    const char *get(const name_key &k, const char *def, Lookup lookup) const
     {
-        if (!final_ || !name || (name[0] == '-' && name[1] == '-'))
-            return lookup(def);
-        uint64_t h = 0xcbf29ce484222325ull;
-        uint32_t n = 0;
-        for (const char *p = name; *p; p++, n++)
-            h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
         for (const auto &e : entries_)
-            if (e.h == h && e.n == n)
+            if (e.h == k.h && e.n == k.n)
                 return e.value ? e.value : def;
         const char *v = lookup(nullptr);
-        entries_.push_back({h, n, v});
+        entries_.push_back({k.h, k.n, v});
         return v ? v : def;
     }
     void begin() // the element's parse_styles: its declarations are final
     {
         entries_.clear();
-        final_ = true;
+        entries_.reserve(32); // what an element's own parse asks, about
     }
 
 private:
     struct entry {
-        uint64_t h; // the name's FNV-1a hash, with its length
+        uint64_t h; // the name's key_of
         uint32_t n;
         const char *value; // in the map of the element that declares it
     };
     mutable std::vector<entry> entries_;
-    bool final_ = false;
 };
 
 // litehtml::style's map of properties, which it keeps private and offers
@@ -82,27 +106,13 @@ const litehtml::props_map &style_properties(const litehtml::style &st);
 // of their bits, so that an absent name is answered from the filter.
 class own_declarations {
 public:
-    static uint64_t hash(const char *name, uint32_t &n)
+    // The element's value of the property, or nullptr; built() first.
+    const char *find(const char *name, const name_key &k) const
     {
-        uint64_t h = 0xcbf29ce484222325ull;
-        n = 0;
-        for (const char *p = name; *p; p++, n++)
-            h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
-        return h;
-    }
-    // The element's value of the property, or nullptr; `ready` false: not
-    // read yet (the declarations are not final).
-    const char *find(const char *name, bool &ready) const
-    {
-        ready = built_;
-        if (!built_)
-            return nullptr;
-        uint32_t n;
-        uint64_t h = hash(name, n);
-        if (!(filter_ & bit(h)))
+        if (!(filter_ & bit(k.h)))
             return nullptr;
         for (const auto &e : entries_)
-            if (e.h == h && e.n == n && !strcmp(e.name, name))
+            if (e.h == k.h && e.n == k.n && !strcmp(e.name, name))
                 return e.value;
         return nullptr;
     }
@@ -112,11 +122,11 @@ public:
         const litehtml::props_map &props = style_properties(st);
         entries_.clear();
         filter_ = 0;
+        entries_.reserve(props.size());
         for (const auto &kv : props) {
-            uint32_t n;
-            uint64_t h = hash(kv.first.c_str(), n);
-            entries_.push_back({h, n, kv.first.c_str(), kv.second.m_value.c_str()});
-            filter_ |= bit(h);
+            name_key k = key_of(kv.first.c_str());
+            entries_.push_back({k.h, k.n, kv.first.c_str(), kv.second.m_value.c_str()});
+            filter_ |= bit(k.h);
         }
         built_ = true;
     }
@@ -124,7 +134,7 @@ public:
 private:
     static uint64_t bit(uint64_t h) { return 1ull << (h >> 58); }
     struct entry {
-        uint64_t h; // the name's FNV-1a hash, with its length
+        uint64_t h; // the name's key_of
         uint32_t n;
         const char *name, *value; // the map's strings
     };
@@ -419,17 +429,18 @@ public:
     const litehtml::tchar_t *get_style_property(const litehtml::tchar_t *name, bool inherited,
                                                 const litehtml::tchar_t *def = nullptr) const override
     {
+        if (!parsing_ || !name || custom_property(name))
+            return Base::get_style_property(name, inherited, def);
+        const name_key k = key_of(name);
         if (!inherited) {
-            bool ready;
-            const char *v = own(name, ready);
-            if (!ready || (v && !litehtml::t_strcasecmp(v, "inherit")))
+            const char *v = own(name, k);
+            if (v && !litehtml::t_strcasecmp(v, "inherit"))
                 return Base::get_style_property(name, false, def);
             return v ? v : def;
         }
-        return inherited_.get(name, def, [&](const char *d) {
-            bool ready;
-            const char *v = own(name, ready);
-            if (!ready || (v && !litehtml::t_strcasecmp(v, "inherit")))
+        return inherited_.get(k, def, [&](const char *d) {
+            const char *v = own(name, k);
+            if (v && !litehtml::t_strcasecmp(v, "inherit"))
                 return Base::get_style_property(name, true, d);
             if (v)
                 return v;
@@ -577,14 +588,11 @@ private:
     // its parse_styles has begun and added its style attribute, which is the
     // first thing html_tag::parse_styles does. Custom properties are asked
     // while that attribute's declarations are added (var()): never read here.
-    const char *own(const char *name, bool &ready) const
+    const char *own(const char *name, const name_key &k) const
     {
-        ready = false;
-        if (!parsing_ || !name || (name[0] == '-' && name[1] == '-'))
-            return nullptr;
         if (!own_.built())
             own_.build(this->m_style);
-        return own_.find(name, ready);
+        return own_.find(name, k);
     }
 
     struct pseudo {
