@@ -25,6 +25,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <new>
 #include <queue>
 #include <string>
@@ -249,6 +250,46 @@ public:
     render_painter *painter = nullptr; // set while render_paint draws
     double last_element_ms = 0; // when litehtml asked for its last element
     double filter_ms = 0;       // the CSS filter on linked sheets, inside litehtml's parse
+
+    // litehtml makes an element of every white-space character of the page
+    // (document_container::split_text, one on_space call each): the source's
+    // indentation made most of some pages' elements (one of 1.2 MB had
+    // 400 000, 130 MB). With the layer a run of spaces, tabs, carriage
+    // returns and form feeds is one element, a newline one of its own: a
+    // run that lays out as white space (white-space normal, nowrap,
+    // pre-line) collapses to one space whatever its length, and a newline
+    // still breaks a pre-line. Where the run is preformatted (pre,
+    // pre-wrap) split_preformatted_runs makes it a character per element
+    // again once the styles are known.
+    void split_text(const char *text, const std::function<void(const litehtml::tchar_t *)> &on_word,
+                    const std::function<void(const litehtml::tchar_t *)> &on_space) override
+    {
+        if (opts_.plain_litehtml) {
+            litehtml::document_container::split_text(text, on_word, on_space);
+            return;
+        }
+        std::string run;
+        auto flush = [&]() {
+            if (!run.empty())
+                on_space(run.c_str());
+            run.clear();
+        };
+        litehtml::document_container::split_text(
+            text,
+            [&](const litehtml::tchar_t *w) {
+                flush();
+                on_word(w);
+            },
+            [&](const litehtml::tchar_t *sp) {
+                if (!strcmp(sp, "\n")) {
+                    flush();
+                    on_space(sp);
+                } else {
+                    run += sp;
+                }
+            });
+        flush();
+    }
 
     litehtml::uint_ptr create_font(const litehtml::tchar_t *face, int size, int weight,
                                    litehtml::font_style italic, unsigned int decoration,
@@ -519,6 +560,59 @@ static size_t shown_text_bytes(const dom_doc *dom)
     return n;
 }
 
+// The runs of white space container::split_text made one element that are
+// preformatted after all (white-space pre or pre-wrap, where each character
+// takes its own place and a tab is four spaces): a character per element
+// again, as litehtml would have made them, styled as it styles them.
+static void split_preformatted_runs(const litehtml::element::ptr &root,
+                                    const std::shared_ptr<litehtml::document> &doc)
+{
+    std::vector<litehtml::element::ptr> stack{root};
+    std::string text;
+    while (!stack.empty()) {
+        litehtml::element::ptr el = std::move(stack.back());
+        stack.pop_back();
+        auto *tag = dynamic_cast<litehtml::html_tag *>(el.get());
+        if (!tag)
+            continue;
+        litehtml::elements_vector &kids = tag->children();
+        bool any = false;
+        for (const auto &k : kids) {
+            if (dynamic_cast<litehtml::el_space *>(k.get()) && !k->is_white_space()) {
+                text.clear();
+                k->get_text(text);
+                if (text.size() > 1) {
+                    any = true;
+                    break;
+                }
+            }
+        }
+        if (any) {
+            litehtml::elements_vector out;
+            out.reserve(kids.size());
+            for (auto &k : kids) {
+                text.clear();
+                if (dynamic_cast<litehtml::el_space *>(k.get()) && !k->is_white_space())
+                    k->get_text(text);
+                if (text.size() <= 1) {
+                    out.push_back(std::move(k));
+                    continue;
+                }
+                for (char c : text) {
+                    const char one[2] = {c, '\0'};
+                    auto sp = std::make_shared<litehtml::el_space>(one, doc);
+                    sp->parent(el);
+                    sp->parse_styles(false);
+                    out.push_back(std::move(sp));
+                }
+            }
+            kids.swap(out);
+        }
+        for (const auto &k : kids)
+            stack.push_back(k);
+    }
+}
+
 // What the parsed page asks of the layout that the tags do not show: its
 // floats, its absolutely or fixed positioned boxes and its ::before and
 // ::after boxes that hold content, counted on litehtml's tree once the
@@ -658,6 +752,8 @@ extern "C" render_status render_load(render_engine *eng, const char *html, const
                 st.table_cells = (size_t)std::min(rd->cont->tables.cells, 1e18);
             if (rd->cont->tables.over)
                 return RENDER_ECELLS;
+            if (!opts->plain_litehtml)
+                split_preformatted_runs(rd->doc->root(), rd->doc);
             st.floats = st.floats_total = st.positioned = st.pseudo_boxes = 0;
             count_boxes(rd->doc->root(), st);
             if (opts->max_pseudo_boxes > 0 && st.pseudo_boxes > opts->max_pseudo_boxes)

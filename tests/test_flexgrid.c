@@ -331,6 +331,37 @@ static void ancestors_as_litehtml_alone(void **state)
     render_doc_free(without);
 }
 
+/* A run of white space is one element with the layer (the container's
+ * split_text), a character per element with litehtml alone: laid out the
+ * same where white space collapses (normal, nowrap, pre-line, whose
+ * newlines still break) and, split again once the styles are known, where
+ * it does not (pre with its tabs, pre-wrap wrapping between spaces). */
+static void white_space_runs_as_litehtml_alone(void **state)
+{
+    (void)state;
+    const char *body =
+        "<style>div,p,pre{margin:0}.nw{white-space:nowrap}.pl{white-space:pre-line}"
+        ".pw{white-space:pre-wrap;width:90px}.nar{width:120px}</style>\n"
+        "<div>\n\t\t<p>one \t two\r\n   three</p>\n\t\t<p>  four  <b>  five </b>  six  </p>\n</div>\n"
+        "<div class=nar>wrap   these   words \t\t across   the   narrow   box   please</div>\n"
+        "<p class=nw>no   wrap \t here  at  all</p>\n"
+        "<p class=pl>line   one\n   line  two\n\n\t line four</p>\n"
+        "<pre>\tcode  block\n\t\tindented \t twice\n<span>  span   inside </span>  x</pre>\n"
+        "<p class=pw>a  b    c      d        e          f  g   h    i</p>\n"
+        "<div>\n  <ul>\n    <li> item   one </li>\n    <li>\titem two\t</li>\n  </ul>\n</div>\n"
+        "<div><span>  a  </span>  <span>  b  </span>  <i> c </i></div>\n"
+        "<table>\n <tr>\n  <td> cell   one </td>\n  <td>\n\tcell two\n  </td>\n </tr>\n</table>\n"
+        "<p>tail \f form \r feed</p>";
+    render_doc *with = lay_out(body, 0), *without = lay_out(body, 1);
+    assert_same_trees(with, without);
+    /* The pre-line broke at its newlines (litehtml makes no line of the
+     * empty one); the pre-wrap wrapped. */
+    assert_int_equal(box_of(with, "/html/body/p[2]").h, 60);
+    assert_true(box_of(with, "/html/body/p[3]").h >= 40);
+    render_doc_free(with);
+    render_doc_free(without);
+}
+
 /* A ::before or ::after box is made only when a declaration gives it a
  * content, as a browser does: `*:before,*:after{...}` without one (common
  * for box-sizing) made litehtml alone give every element two empty boxes,
@@ -608,6 +639,7 @@ int main(void)
         cmocka_unit_test(declarations_as_litehtml_alone),
         cmocka_unit_test(ancestors_as_litehtml_alone),
         cmocka_unit_test(pseudo_boxes_only_with_content),
+        cmocka_unit_test(white_space_runs_as_litehtml_alone),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
