@@ -319,12 +319,16 @@ struct builder {
             }
             litehtml::element::ptr child = f.el->get_child((int)f.next_child++);
             litehtml::element *c = child.get();
-            if (!c || is_dropped(c))
+            if (!c)
                 continue;
+            // Words and spaces first, the most of the children: none of them
+            // is of a dropped class (each a failed cast when asked first).
             if (is_text(c)) {
                 add_word(f.run, c, f.hidden);
                 continue;
             }
+            if (is_dropped(c))
+                continue;
             if (!valid_tag_name(c->get_tagName())) {
                 // litehtml's anonymous wrapper: its children belong to us.
                 flush(f.run, f.node);
