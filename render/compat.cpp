@@ -11,6 +11,7 @@
 #include <litehtml/el_tr.h>
 
 #include <algorithm>
+#include <link.h>
 #include <cmath>
 #include <cstdlib>
 #include <cstdint>
@@ -934,6 +935,38 @@ template struct style_props_of<&litehtml::style::m_properties>;
 const litehtml::props_map &style_properties(const litehtml::style &st)
 {
     return st.*style_props();
+}
+
+// The read-only loadable segments of the objects loaded at the first call
+// (the program, litehtml, libc...), sorted; an object loaded later is not
+// among them, so its addresses are answered false. glance never unloads one.
+bool read_only_address(const void *p)
+{
+    struct range {
+        uintptr_t lo, hi;
+    };
+    static const std::vector<range> ranges = [] {
+        std::vector<range> r;
+        dl_iterate_phdr(
+            [](struct dl_phdr_info *info, size_t, void *data) {
+                auto *out = static_cast<std::vector<range> *>(data);
+                for (int i = 0; i < info->dlpi_phnum; i++) {
+                    const ElfW(Phdr) &ph = info->dlpi_phdr[i];
+                    if (ph.p_type != PT_LOAD || (ph.p_flags & PF_W) || ph.p_memsz == 0)
+                        continue;
+                    uintptr_t lo = info->dlpi_addr + ph.p_vaddr;
+                    out->push_back({lo, lo + ph.p_memsz});
+                }
+                return 0;
+            },
+            &r);
+        std::sort(r.begin(), r.end(), [](const range &a, const range &b) { return a.lo < b.lo; });
+        return r;
+    }();
+    const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+    auto it = std::upper_bound(ranges.begin(), ranges.end(), a,
+                               [](uintptr_t v, const range &r) { return v < r.lo; });
+    return it != ranges.begin() && a < std::prev(it)->hi;
 }
 
 } // namespace compat

@@ -49,6 +49,31 @@ inline name_key key_of(const char *name)
     return {h, (uint32_t)n};
 }
 
+// Whether p lies in a read-only segment of an object loaded when first
+// asked (compat.cpp): a string literal of litehtml's or ours, whose bytes
+// never change while the process lives.
+bool read_only_address(const void *p);
+
+// key_of, remembered by the name's address when the name is such a literal:
+// litehtml asks by literals, the same few hundred again and again. A name
+// elsewhere (a string built at run time, whose address may later hold
+// another name) is hashed each time.
+inline name_key key_of_name(const char *name)
+{
+    struct slot {
+        const char *p;
+        name_key k;
+    };
+    static thread_local slot seen[512];
+    slot &s = seen[(reinterpret_cast<uintptr_t>(name) >> 3) & 511];
+    if (s.p == name)
+        return s.k;
+    const name_key k = key_of(name);
+    if (read_only_address(name))
+        s = {name, k};
+    return k;
+}
+
 // Custom properties (--name) are never kept: var() reads them while an
 // element's declarations are still being added.
 inline bool custom_property(const char *name)
@@ -431,7 +456,7 @@ public:
     {
         if (!parsing_ || !name || custom_property(name))
             return Base::get_style_property(name, inherited, def);
-        const name_key k = key_of(name);
+        const name_key k = key_of_name(name);
         if (!inherited) {
             const char *v = own(name, k);
             if (v && !litehtml::t_strcasecmp(v, "inherit"))
