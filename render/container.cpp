@@ -569,6 +569,13 @@ static void split_preformatted_runs(const litehtml::element::ptr &root,
 {
     std::vector<litehtml::element::ptr> stack{root};
     std::string text;
+    // Whether k is such a run, of more than one character (then in `text`).
+    auto preformatted_run = [&text](const litehtml::element::ptr &k) {
+        text.clear();
+        if (dynamic_cast<litehtml::el_space *>(k.get()) && !k->is_white_space())
+            k->get_text(text);
+        return text.size() > 1;
+    };
     while (!stack.empty()) {
         litehtml::element::ptr el = std::move(stack.back());
         stack.pop_back();
@@ -576,25 +583,11 @@ static void split_preformatted_runs(const litehtml::element::ptr &root,
         if (!tag)
             continue;
         litehtml::elements_vector &kids = tag->children();
-        bool any = false;
-        for (const auto &k : kids) {
-            if (dynamic_cast<litehtml::el_space *>(k.get()) && !k->is_white_space()) {
-                text.clear();
-                k->get_text(text);
-                if (text.size() > 1) {
-                    any = true;
-                    break;
-                }
-            }
-        }
-        if (any) {
+        if (std::any_of(kids.begin(), kids.end(), preformatted_run)) {
             litehtml::elements_vector out;
             out.reserve(kids.size());
             for (auto &k : kids) {
-                text.clear();
-                if (dynamic_cast<litehtml::el_space *>(k.get()) && !k->is_white_space())
-                    k->get_text(text);
-                if (text.size() <= 1) {
+                if (!preformatted_run(k)) {
                     out.push_back(std::move(k));
                     continue;
                 }
