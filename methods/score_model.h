@@ -32,6 +32,12 @@ typedef struct score_model {
  * skipped. */
 extern const score_model score_model_default, score_model_stage2;
 
+/* The probability of each of n blocks by model m: block k's features are
+ * f[k * stride ...]. The leaves each block reaches, summed in the order of
+ * the trees, plus the base, through the logistic function. 0, or -1 when
+ * out of memory. */
+int score_model_run(const score_model *m, const float *f, size_t n, size_t stride, float *out);
+
 /* The features the code computes (methods/score.c), in the order the model
  * reads them: a model fitted on others is refused. */
 size_t score_feature_count(void);

@@ -1,11 +1,13 @@
 /* methods/score: the model shipped reads the features the code computes,
  * by name and in order, in both stages; and the scorer answers a page as a
  * reader would. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -47,10 +49,75 @@ static void model_reads_the_code_features(void **state)
     assert_null(score_feature_name(n));
 }
 
+/* A block's probability read down the fitted trees, node by node: what
+ * score_model_run must give, bit for bit, however it lays the trees out. */
+static float by_the_fitted_trees(const score_model *m, const float *x)
+{
+    double sum = m->base;
+    for (size_t t = 0; t < m->n_trees; t++) {
+        int32_t i = m->roots[t];
+        while (m->nodes[i].feature >= 0)
+            i = x[m->nodes[i].feature] < m->nodes[i].threshold ? m->nodes[i].left
+                                                                : m->nodes[i].right;
+        sum += m->nodes[i].value;
+    }
+    return (float)(1.0 / (1.0 + exp(-sum)));
+}
+
+static void scores_are_the_fitted_trees(void **state)
+{
+    (void)state;
+    const score_model *m[2] = {&score_model_default, &score_model_stage2};
+    /* Blocks whose features are the thresholds themselves, just below
+     * them, missing (NaN), or anything: every way down is taken. 8k + 5
+     * blocks, as the blocks are read eight at a time. */
+    enum { N = 8 * 40 + 5 };
+    for (int k = 0; k < 2; k++) {
+        size_t stride = m[k]->n_features + 3;
+        float *f = calloc(N * stride, sizeof *f), *p = calloc(N, sizeof *p);
+        assert_non_null(f);
+        assert_non_null(p);
+        uint32_t seed = 12345u + (uint32_t)k;
+#define NEXT() (seed = seed * 1664525u + 1013904223u)
+        for (size_t b = 0; b < N; b++) {
+            float *x = f + b * stride;
+            for (size_t j = 0; j < stride; j++)
+                x[j] = (float)(NEXT() % 20000u) / 100.0f - 50.0f;
+            /* Down a few trees, each test met at its edge: the feature at
+             * the threshold, just below it, or missing. */
+            for (int w = 0; w < 4; w++) {
+                int32_t i = m[k]->roots[NEXT() % m[k]->n_trees];
+                while (m[k]->nodes[i].feature >= 0) {
+                    const score_node *nd = &m[k]->nodes[i];
+                    float *v = &x[nd->feature];
+                    switch (NEXT() >> 30) {
+                    case 0: *v = nd->threshold; break;
+                    case 1: *v = nextafterf(nd->threshold, -INFINITY); break;
+                    case 2: *v = NAN; break;
+                    default: break;
+                    }
+                    i = *v < nd->threshold ? nd->left : nd->right;
+                }
+            }
+        }
+#undef NEXT
+        assert_int_equal(score_model_run(m[k], f, N, stride, p), 0);
+        for (size_t b = 0; b < N; b++) {
+            float want = by_the_fitted_trees(m[k], f + b * stride);
+            if (memcmp(&want, &p[b], sizeof want) != 0)
+                fail_msg("stage %d block %zu: %.9g, the fitted trees give %.9g", k + 1, b,
+                         (double)p[b], (double)want);
+        }
+        free(f);
+        free(p);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(model_reads_the_code_features),
+        cmocka_unit_test(scores_are_the_fitted_trees),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
