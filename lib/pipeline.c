@@ -280,6 +280,7 @@ glance_status pipeline_page(glance_context *ctx, glance_result *res, const char 
     ro.max_style_bytes = c->net.max_css_bytes;
     ro.deadline_ms = res->deadline;
     ro.plain_litehtml = !c->flex_grid;
+    ro.keep_hidden = o->geometry != NULL;
     ro.css_lookup = res->sheets.n_sheets ? source_css_lookup : NULL;
     ro.css_lookup_ud = &res->sheets;
     render_status rs = render_load(ctx->render, utf8, &ro, &res->rdoc, &res->rstats);

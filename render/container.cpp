@@ -496,6 +496,8 @@ struct render_doc {
     litehtml::context context;
     std::unique_ptr<container> cont;
     litehtml::document::ptr doc;
+    // The subtrees of display:none elements, out of the tree (styled.h).
+    litehtml::elements_vector hidden;
     dom_doc *dom = nullptr;
     ~render_doc() { dom_doc_free(dom); }
 };
@@ -728,7 +730,14 @@ extern "C" render_status render_load(render_engine *eng, const char *html, const
             double tc = base_now_ms();
             st.css_ms += tc - t0;
             rd->cont->last_element_ms = tc;
-            rd->doc = litehtml::document::createFromUTF8(page.get(), rd->cont.get(), &rd->context);
+            {
+                struct sink {
+                    ~sink() { compat::hidden_sink = nullptr; }
+                } guard;
+                compat::hidden_sink = opts->keep_hidden ? nullptr : &rd->hidden;
+                rd->doc =
+                    litehtml::document::createFromUTF8(page.get(), rd->cont.get(), &rd->context);
+            }
             rd->cont->filter = nullptr;
             double t1 = base_now_ms();
             st.parse_ms += t1 - t0;

@@ -50,6 +50,10 @@ typedef struct render_opts {
                                next stage does not start (RENDER_ETIME); 0: none */
     int plain_litehtml;     /* 1: without the flex and grid layer (compat.h), as
                                litehtml 0.6 alone lays flex and grid out */
+    int keep_hidden;        /* 1: what is inside a display:none element is
+                               styled and in the tree (another engine's boxes
+                               may show it: lib/geometry.h); 0: left out once
+                               the element's display is known */
     /* Stylesheets fetched beforehand (net/, through lib/): asked first for
      * each <link rel=stylesheet> and @import. `ref` is the reference as
      * written, white space and one pair of quotes trimmed; `from` is "" for

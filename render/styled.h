@@ -13,6 +13,7 @@
 
 #include <litehtml.h>
 #include <litehtml/el_anchor.h>
+#include <litehtml/el_table.h>
 
 #include <algorithm>
 #include <cstring>
@@ -439,6 +440,10 @@ private:
 // the call walks the tree below it, dropped when it returns.
 inline thread_local const rule_index *applying = nullptr;
 
+// Where the subtrees of display:none elements go while a document is
+// parsed (styled::parse_styles); NULL: they stay in the tree, styled.
+inline thread_local litehtml::elements_vector *hidden_sink = nullptr;
+
 // An element class of litehtml's (Base) with the three above.
 template <class Base>
 class styled : public Base {
@@ -474,11 +479,40 @@ public:
         });
     }
 
+    // html_tag::parse_styles resolves the element's own styles, then its
+    // children's (unless is_reparse). Here the children wait until the
+    // element's display is known: under display:none nothing is laid out,
+    // painted or read as shown, and on modern pages a fifth of litehtml's
+    // elements (words included) sit in such subtrees (menus, dialogs, the
+    // other half of a responsive page). Where `hidden_sink` is set, their
+    // subtree goes there, unstyled, out of the tree, freed with the
+    // document. The root and <head> stay (what litehtml and the page's
+    // metadata read of them), as do <noscript>s, which glance decides on
+    // (noscript.h). A table resolves its children first, as litehtml's does.
     void parse_styles(bool is_reparse) override
     {
         inherited_.begin();
         parsing_ = true;
-        Base::parse_styles(is_reparse);
+        if constexpr (std::is_same<Base, litehtml::el_table>::value) {
+            Base::parse_styles(is_reparse);
+        } else {
+            if (is_reparse || !hidden_sink) {
+                Base::parse_styles(is_reparse);
+                return;
+            }
+            Base::parse_styles(true); // its own styles only
+            auto &kids = this->m_children;
+            if (this->m_display == litehtml::display_none && !kids.empty() && this->parent() &&
+                strcmp(this->m_tag.c_str(), "head") != 0 &&
+                strcmp(this->m_tag.c_str(), "noscript") != 0) {
+                for (auto &k : kids)
+                    hidden_sink->push_back(std::move(k));
+                kids.clear();
+                return;
+            }
+            for (auto &k : kids)
+                k->parse_styles(false);
+        }
     }
 
     // html_tag::apply_stylesheet (litehtml 0.6) over the selectors the

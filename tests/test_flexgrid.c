@@ -108,12 +108,13 @@ static void inherited_styles_as_litehtml_alone(void **state)
 }
 
 /* Every node of two laid-out trees alike: the same kind, tag, text, box,
- * display, visibility, weight, size and white space. */
+ * display, visibility, weight, size and white space. What is inside a
+ * display:none element is only in b, litehtml's own tree (styled.h). */
 static void assert_same_trees(render_doc *a, render_doc *b)
 {
     const dom_node *x = dom_doc_root(render_doc_dom(a)), *y = dom_doc_root(render_doc_dom(b));
     size_t n = 0;
-    for (; x && y; x = dom_next(x, NULL), y = dom_next(y, NULL), n++) {
+    for (; x && y; n++) {
         char where[160];
         snprintf(where, sizeof where, "node %zu (%s)", n, x->tag ? x->tag : "text");
         if (x->kind != y->kind || (x->tag == NULL) != (y->tag == NULL) ||
@@ -129,6 +130,10 @@ static void assert_same_trees(render_doc *a, render_doc *b)
             fail_msg("%s: display %d/%d hidden %u/%u weight %d/%d size %g/%g pre %d/%d", where,
                      x->display, y->display, x->hidden, y->hidden, x->font_weight, y->font_weight,
                      x->font_size, y->font_size, x->preformatted, y->preformatted);
+        int skip = (y->hidden & DOM_HIDDEN_DISPLAY_NONE) && !x->first_child &&
+                   !dom_is_tag(y, "noscript") && !dom_is_tag(y, "head");
+        x = dom_next(x, NULL);
+        y = skip ? dom_next_after(y, NULL) : dom_next(y, NULL);
     }
     assert_null(x);
     assert_null(y);
@@ -392,6 +397,81 @@ static void pseudo_boxes_only_with_content(void **state)
     render_doc_free(plain);
 }
 
+/* What is inside a display:none element is left out of the tree once the
+ * element's display is known (styled.h): whether a class rule, a media
+ * query, the style attribute or the hidden attribute says none, and however
+ * its children are styled. The elements themselves stay, hidden; an
+ * author's !important shows one; a <noscript> keeps its children. Every
+ * node outside those subtrees is as when they are kept, box for box. */
+static render_doc *lay_out_keeping(const char *body_html, int keep_hidden)
+{
+    char html[8192];
+    snprintf(html, sizeof html,
+             "<!DOCTYPE html><html><head><style>body{margin:0;font:16px/20px sans-serif}"
+             "</style></head><body>%s</body></html>",
+             body_html);
+    render_opts ro = {.window_w = 1000, .window_h = 800, .keep_hidden = keep_hidden};
+    render_doc *doc = NULL;
+    assert_int_equal(render_load(engine, html, &ro, &doc, NULL), RENDER_OK);
+    return doc;
+}
+
+static void hidden_subtrees_left_out(void **state)
+{
+    (void)state;
+    const char *body =
+        "<style>.x{display:none}@media (max-width:600px){.m{display:none}}"
+        ".sh{display:block!important}.fl{display:flex}</style>"
+        "<p>before</p>"
+        "<div class=x><p>gone <b>deep</b></p><div style='display:block'>child says block</div></div>"
+        "<div style='display:none'><p>inline style</p></div>"
+        "<div hidden><ul><li>attribute</li></ul></div>"
+        "<div class=m><p>shown at this width</p></div>"
+        "<div class=sh style='display:none'><p>important shows</p></div>"
+        "<div class=fl><span class=x>item gone</span><span>item shown</span></div>"
+        "<noscript><p>kept</p></noscript>"
+        "<table><tr><td>cell</td><td class=x><p>cell gone</p></td></tr></table>"
+        "<p>after <span class=x>inline gone</span> end</p>";
+    render_doc *out = lay_out_keeping(body, 0), *kept = lay_out_keeping(body, 1);
+    const char *gone[] = {"/html/body/div[1]", "/html/body/div[2]", "/html/body/div[3]",
+                          "/html/body/div[6]/span[1]", "/html/body/p[2]/span"};
+    for (size_t i = 0; i < sizeof gone / sizeof gone[0]; i++) {
+        const dom_node *a = node_at(out, gone[i]), *b = node_at(kept, gone[i]);
+        if (!(a->hidden & DOM_HIDDEN_DISPLAY_NONE) || a->first_child)
+            fail_msg("%s: hidden %u, children %d; expected display:none and none", gone[i],
+                     a->hidden, a->first_child != NULL);
+        assert_true(b->hidden & DOM_HIDDEN_DISPLAY_NONE);
+        assert_non_null(b->first_child);
+    }
+    assert_non_null(node_at(out, "/html/body/noscript/p"));
+    assert_false(node_at(out, "/html/body/div[4]/p")->hidden);
+    assert_false(node_at(out, "/html/body/div[5]/p")->hidden);
+    assert_true(box_of(out, "/html/body/div[5]/p").h > 0);
+    /* Node by node, the subtrees under display:none skipped in the kept tree. */
+    const dom_node *x = dom_doc_root(render_doc_dom(out)), *y = dom_doc_root(render_doc_dom(kept));
+    size_t n = 0;
+    for (; x && y; n++) {
+        if (x->kind != y->kind || (x->tag == NULL) != (y->tag == NULL) ||
+            (x->tag && strcmp(x->tag, y->tag)) || x->text_len != y->text_len ||
+            (x->text && memcmp(x->text, y->text, x->text_len)))
+            fail_msg("node %zu: the trees differ", n);
+        if (x->box.x != y->box.x || x->box.y != y->box.y || x->box.w != y->box.w ||
+            x->box.h != y->box.h || x->hidden != y->hidden || x->display != y->display)
+            fail_msg("node %zu (%s): box %g,%g %gx%g hidden %u, kept %g,%g %gx%g hidden %u", n,
+                     x->tag ? x->tag : "text", x->box.x, x->box.y, x->box.w, x->box.h, x->hidden,
+                     y->box.x, y->box.y, y->box.w, y->box.h, y->hidden);
+        int skip = (y->hidden & DOM_HIDDEN_DISPLAY_NONE) && !dom_is_tag(y, "noscript") &&
+                   !dom_is_tag(y, "head");
+        x = dom_next(x, NULL);
+        y = skip ? dom_next_after(y, NULL) : dom_next(y, NULL);
+    }
+    assert_null(x);
+    assert_null(y);
+    assert_true(n > 30);
+    render_doc_free(out);
+    render_doc_free(kept);
+}
+
 /* A main column that grows beside a fixed sidebar: the classic page. */
 static void flex_row_grow_beside_fixed(void **state)
 {
@@ -640,6 +720,7 @@ int main(void)
         cmocka_unit_test(ancestors_as_litehtml_alone),
         cmocka_unit_test(pseudo_boxes_only_with_content),
         cmocka_unit_test(white_space_runs_as_litehtml_alone),
+        cmocka_unit_test(hidden_subtrees_left_out),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
