@@ -631,6 +631,7 @@ static void count_boxes(const litehtml::element::ptr &root, render_stats &st)
         const litehtml::element::ptr &el = it.el;
         if (!el || el->get_display() == litehtml::display_none)
             continue;
+        st.shown_elements++;
         if (el->get_float() != litehtml::float_none) {
             st.floats_total++;
             if (++floats[it.holder] > st.floats)
@@ -756,7 +757,7 @@ extern "C" render_status render_load(render_engine *eng, const char *html, const
                 return RENDER_ECELLS;
             if (!opts->plain_litehtml)
                 split_preformatted_runs(rd->doc->root(), rd->doc);
-            st.floats = st.floats_total = st.positioned = st.pseudo_boxes = 0;
+            st.floats = st.floats_total = st.positioned = st.pseudo_boxes = st.shown_elements = 0;
             count_boxes(rd->doc->root(), st);
             if (opts->max_pseudo_boxes > 0 && st.pseudo_boxes > opts->max_pseudo_boxes)
                 return RENDER_EPSEUDO;

@@ -112,6 +112,8 @@ typedef struct render_stats {
     size_t table_cells;  /* the scan's too */
     double generated;    /* the CSS filter's bound of generated characters */
     size_t pseudo_boxes, positioned; /* counted before layout */
+    size_t shown_elements; /* litehtml's elements outside display:none, words
+                              and white space included: what layout walks */
     size_t floats, floats_total; /* the most in one formatting context; in all */
     int height;        /* the laid-out document's height, px */
     int noscript_styles_dropped; /* the page hid itself: laid out again without
