@@ -31,6 +31,7 @@
 #include <string>
 #include <strings.h>
 #include <sys/stat.h>
+#include <typeinfo>
 #include <vector>
 
 namespace {
@@ -254,13 +255,15 @@ public:
     // litehtml makes an element of every white-space character of the page
     // (document_container::split_text, one on_space call each): the source's
     // indentation made most of some pages' elements (one of 1.2 MB had
-    // 400 000, 130 MB). With the layer a run of spaces, tabs, carriage
-    // returns and form feeds is one element, a newline one of its own: a
-    // run that lays out as white space (white-space normal, nowrap,
-    // pre-line) collapses to one space whatever its length, and a newline
-    // still breaks a pre-line. Where the run is preformatted (pre,
-    // pre-wrap) split_preformatted_runs makes it a character per element
-    // again once the styles are known.
+    // 400 000, 130 MB). With the layer a run of white space (spaces, tabs,
+    // newlines, carriage returns, form feeds) is one element: a run that
+    // lays out as white space (white-space normal or nowrap) collapses to
+    // one space whatever its length. Where it does not, once the styles are
+    // known, split_preformatted_runs makes it what litehtml would have made:
+    // a character per element (pre, pre-wrap), or each newline its own
+    // element between runs of spaces (pre-line, whose newlines break).
+    // Text nodes of white space only, which litehtml splits without asking
+    // here, are joined into runs as they are added (styled.h, appendChild).
     void split_text(const char *text, const std::function<void(const litehtml::tchar_t *)> &on_word,
                     const std::function<void(const litehtml::tchar_t *)> &on_space) override
     {
@@ -269,26 +272,17 @@ public:
             return;
         }
         std::string run;
-        auto flush = [&]() {
-            if (!run.empty())
-                on_space(run.c_str());
-            run.clear();
-        };
         litehtml::document_container::split_text(
             text,
             [&](const litehtml::tchar_t *w) {
-                flush();
+                if (!run.empty())
+                    on_space(run.c_str());
+                run.clear();
                 on_word(w);
             },
-            [&](const litehtml::tchar_t *sp) {
-                if (!strcmp(sp, "\n")) {
-                    flush();
-                    on_space(sp);
-                } else {
-                    run += sp;
-                }
-            });
-        flush();
+            [&](const litehtml::tchar_t *sp) { run += sp; });
+        if (!run.empty())
+            on_space(run.c_str());
     }
 
     litehtml::uint_ptr create_font(const litehtml::tchar_t *face, int size, int weight,
@@ -562,21 +556,41 @@ static size_t shown_text_bytes(const dom_doc *dom)
     return n;
 }
 
-// The runs of white space container::split_text made one element that are
-// preformatted after all (white-space pre or pre-wrap, where each character
-// takes its own place and a tab is four spaces): a character per element
-// again, as litehtml would have made them, styled as it styles them.
+// The runs of white space container::split_text (and styled.h's
+// appendChild) made one element that do not lay out as one space after
+// all, made again as litehtml would have made them and styled as it styles
+// them: a character per element where each character takes its own place
+// (white-space pre or pre-wrap, a tab four spaces), and each newline its
+// own element between runs of spaces where newlines break (pre-line).
 static void split_preformatted_runs(const litehtml::element::ptr &root,
                                     const std::shared_ptr<litehtml::document> &doc)
 {
     std::vector<litehtml::element::ptr> stack{root};
     std::string text;
-    // Whether k is such a run, of more than one character (then in `text`).
-    auto preformatted_run = [&text](const litehtml::element::ptr &k) {
+    std::vector<std::string> pieces;
+    // Whether k is such a run (then its pieces are in `pieces`).
+    auto split_run = [&](const litehtml::element::ptr &k) {
+        pieces.clear();
+        if (typeid(*k) != typeid(litehtml::el_space))
+            return false;
+        litehtml::white_space ws = k->get_white_space();
+        if (ws == litehtml::white_space_normal || ws == litehtml::white_space_nowrap)
+            return false;
         text.clear();
-        if (dynamic_cast<litehtml::el_space *>(k.get()) && !k->is_white_space())
-            k->get_text(text);
-        return text.size() > 1;
+        k->get_text(text);
+        if (text.size() < 2)
+            return false;
+        if (ws != litehtml::white_space_pre_line) {
+            for (char c : text)
+                pieces.emplace_back(1, c);
+        } else if (text.find('\n') != std::string::npos) {
+            for (size_t i = 0; i < text.size();) {
+                size_t j = text[i] == '\n' ? i + 1 : std::min(text.find('\n', i), text.size());
+                pieces.emplace_back(text, i, j - i);
+                i = j;
+            }
+        }
+        return !pieces.empty();
     };
     while (!stack.empty()) {
         litehtml::element::ptr el = std::move(stack.back());
@@ -585,17 +599,16 @@ static void split_preformatted_runs(const litehtml::element::ptr &root,
         if (!tag)
             continue;
         litehtml::elements_vector &kids = tag->children();
-        if (std::any_of(kids.begin(), kids.end(), preformatted_run)) {
+        if (std::any_of(kids.begin(), kids.end(), split_run)) {
             litehtml::elements_vector out;
             out.reserve(kids.size());
             for (auto &k : kids) {
-                if (!preformatted_run(k)) {
+                if (!split_run(k)) {
                     out.push_back(std::move(k));
                     continue;
                 }
-                for (char c : text) {
-                    const char one[2] = {c, '\0'};
-                    auto sp = std::make_shared<litehtml::el_space>(one, doc);
+                for (const std::string &one : pieces) {
+                    auto sp = std::make_shared<litehtml::el_space>(one.c_str(), doc);
                     sp->parent(el);
                     sp->parse_styles(false);
                     out.push_back(std::move(sp));
