@@ -571,7 +571,8 @@ static void split_preformatted_runs(const litehtml::element::ptr &root,
     // Whether k is such a run (then its pieces are in `pieces`).
     auto split_run = [&](const litehtml::element::ptr &k) {
         pieces.clear();
-        if (typeid(*k) != typeid(litehtml::el_space))
+        const litehtml::element *e = k.get();
+        if (typeid(*e) != typeid(litehtml::el_space))
             return false;
         litehtml::white_space ws = k->get_white_space();
         if (ws == litehtml::white_space_normal || ws == litehtml::white_space_nowrap)

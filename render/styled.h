@@ -539,10 +539,11 @@ public:
     bool appendChild(const litehtml::element::ptr &el) override
     {
         auto &kids = this->m_children;
-        if (el && !kids.empty() && typeid(*el) == typeid(litehtml::el_space) &&
-            typeid(*kids.back()) == typeid(litehtml::el_space)) {
-            const std::string &add = text_of::in(*el);
-            std::string &run = text_of::in(*kids.back());
+        litehtml::element *add_el = el.get(), *last = kids.empty() ? nullptr : kids.back().get();
+        if (add_el && last && typeid(*add_el) == typeid(litehtml::el_space) &&
+            typeid(*last) == typeid(litehtml::el_space)) {
+            const std::string &add = text_of::in(*add_el);
+            std::string &run = text_of::in(*last);
             if (add.size() == 1 && !run.empty()) {
                 run += add;
                 return true;
