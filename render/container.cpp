@@ -251,7 +251,6 @@ public:
     render_painter *painter = nullptr; // set while render_paint draws
     double last_element_ms = 0; // when litehtml asked for its last element
     double filter_ms = 0;       // the CSS filter on linked sheets, inside litehtml's parse
-    bool ws_marks = false;      // the page has CSS_WS_MARKs to drop (css_prepare_html)
 
     // litehtml makes an element of every white-space character of the page
     // (document_container::split_text, one on_space call each): the source's
@@ -264,9 +263,7 @@ public:
     // a character per element (pre, pre-wrap), or each newline its own
     // element between runs of spaces (pre-line, whose newlines break).
     // Text nodes of white space only, which litehtml splits without asking
-    // here, come here with CSS_WS_MARK before them (css_prepare_html), which
-    // is dropped; where they do not, they are joined into runs as they are
-    // added (styled.h, appendChild).
+    // here, are joined into runs as they are added (styled.h, appendChild).
     void split_text(const char *text, const std::function<void(const litehtml::tchar_t *)> &on_word,
                     const std::function<void(const litehtml::tchar_t *)> &on_space) override
     {
@@ -278,8 +275,6 @@ public:
         litehtml::document_container::split_text(
             text,
             [&](const litehtml::tchar_t *w) {
-                if (ws_marks && !strcmp(w, CSS_WS_MARK))
-                    return;
                 if (!run.empty())
                     on_space(run.c_str());
                 run.clear();
@@ -735,8 +730,7 @@ extern "C" render_status render_load(render_engine *eng, const char *html, const
             css_page_info info;
             css_index_generated_reset(ix.get(), ua_generated); // the page's sheets again
             std::unique_ptr<char, void (*)(void *)> page(
-                css_prepare_html(ix.get(), html, len, attempt == 0, !opts->plain_litehtml, &info),
-                free);
+                css_prepare_html(ix.get(), html, len, attempt == 0, &info), free);
             if (!page)
                 return RENDER_ENOMEM;
             if (generated_over())
@@ -748,7 +742,6 @@ extern "C" render_status render_load(render_engine *eng, const char *html, const
             rd->context.load_master_stylesheet(ua.get());
             fonts_missing_clear(eng->fonts); // this page's scripts only
             rd->cont->filter = ix.get();
-            rd->cont->ws_marks = info.ws_marks != 0;
             double tc = base_now_ms();
             st.css_ms += tc - t0;
             rd->cont->last_element_ms = tc;

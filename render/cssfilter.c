@@ -1,5 +1,4 @@
 /* render/: dropping the CSS rules a page cannot use (cssfilter.h). */
-#define _GNU_SOURCE /* memmem */
 #include "render/cssfilter.h"
 #include "render/noscript.h"
 
@@ -10,7 +9,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 /* A set of short strings ---------------------------------------------------- */
 
@@ -723,41 +721,11 @@ static void rewrite_region(html_rewrite *r, int style, const char *text, size_t 
     free(f);
 }
 
-/* Where a run of white space may take CSS_WS_MARK (css_prepare_html): the
- * elements inside which it may not, and how deep the page is in each. */
-static const char *const ws_unmarked[] = {"table",    "select",  "template", "noscript",
-                                          "frameset", "pre",     "listing",  "textarea",
-                                          "xmp",      "plaintext", NULL};
-#define N_WS_UNMARKED (sizeof ws_unmarked / sizeof *ws_unmarked - 1)
-
-/* Whether the page holds the mark's character, written or as a reference. */
-static int has_ws_mark(const char *html, size_t len)
-{
-    if (len >= 3 && memmem(html, len, CSS_WS_MARK, 3))
-        return 1;
-    for (const char *p = html, *end = html + len; (p = memchr(p, '#', (size_t)(end - p)));) {
-        p++;
-        size_t n = (size_t)(end - p);
-        if ((n >= 5 && (p[0] == 'x' || p[0] == 'X') && strncasecmp(p + 1, "e000", 4) == 0) ||
-            (n >= 5 && strncmp(p, "57344", 5) == 0))
-            return 1;
-    }
-    return 0;
-}
-
-static int all_html_space(const char *p, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (!base_html_space(p[i]))
-            return 0;
-    return n > 0;
-}
-
 char *css_prepare_html(css_index *ix, const char *html, size_t len, int noscript_styles,
-                       int ws_marks, css_page_info *info)
+                       css_page_info *info)
 {
     noscript_plan plan;
-    css_page_info local = {0, 0, 0};
+    css_page_info local = {0, 0};
     if (!info)
         info = &local;
     memset(info, 0, sizeof *info);
@@ -768,35 +736,7 @@ char *css_prepare_html(css_index *ix, const char *html, size_t len, int noscript
     base_tag_scanner_init(&s, html, len);
     base_tag t;
     int noscript = 0; /* inside a <noscript> */
-    /* The marks: inside <body>, how deep in each of ws_unmarked, and
-     * whether the last token was a tag that stays. */
-    int in_body = 0, after_tag = 0;
-    int unmarked[N_WS_UNMARKED] = {0}, unmarked_depth = 0;
-    if (ws_marks && has_ws_mark(html, len))
-        ws_marks = 0;
-    info->ws_marks = ws_marks;
     while (base_tag_next(&s, &t)) {
-        if (ws_marks && t.kind == BASE_TAG_TEXT && after_tag && in_body && !unmarked_depth &&
-            all_html_space(t.start, t.len)) {
-            base_buf_add(&r.o, r.copied, (size_t)(t.start - r.copied));
-            base_buf_add(&r.o, CSS_WS_MARK, 3);
-            r.copied = t.start;
-        }
-        after_tag = t.kind == BASE_TAG_START || t.kind == BASE_TAG_END;
-        if (ws_marks && after_tag) {
-            int start = t.kind == BASE_TAG_START;
-            if (base_tag_is(&t, "body"))
-                in_body = start;
-            for (size_t i = 0; i < N_WS_UNMARKED; i++)
-                if (base_tag_is(&t, ws_unmarked[i])) {
-                    /* plaintext runs to the end of the page */
-                    if (start || (unmarked[i] > 0 && strcmp(ws_unmarked[i], "plaintext") != 0)) {
-                        unmarked[i] += start ? 1 : -1;
-                        unmarked_depth += start ? 1 : -1;
-                    }
-                    break;
-                }
-        }
         if (t.kind == BASE_TAG_COMMENT) {
             rewrite_region(&r, 0, t.start, t.len);
         } else if (t.kind == BASE_TAG_RAW && base_tag_is(&t, "script")) {

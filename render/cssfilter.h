@@ -68,27 +68,15 @@ char *css_filter(css_index *ix, const char *css, size_t len, size_t *out_len);
  * reader without scripts is shown marked (render/noscript.h). The content
  * of <svg> is kept: litehtml lays it out as inline boxes, and taking it out
  * moves the page. With `noscript_styles` 0, the <style>s inside <noscript>
- * are left out too. With `ws_marks`, each run of white space only that
- * follows a tag inside <body> gets CSS_WS_MARK before it, where the parser
- * builds the same tree whether the text is white space or not: not inside
- * a table, select, template, noscript or frameset, nor in pre, listing,
- * textarea, xmp or plaintext (whose first newline the parser drops), and
- * not at all on a page that has the mark's character already.
- * Malloc'd, NUL-terminated; NULL when out of memory. When `info` is not
- * NULL it says what the page holds. */
-/* The mark put before a run of white space between tags (U+E000, a
- * private-use character), so that litehtml reads the run as text through
- * the container's split_text (one element a run) where it would make an
- * element of each character: render/container.cpp drops the mark. */
-#define CSS_WS_MARK "\xEE\x80\x80"
+ * are left out too. Malloc'd, NUL-terminated; NULL when out of memory.
+ * When `info` is not NULL it says what the page holds. */
 typedef struct css_page_info {
     size_t text_bytes;  /* bytes of the page's text outside <noscript> and
                            raw-text elements, white space not counted */
     int noscript_styles; /* <style>s inside <noscript>: how many */
-    int ws_marks;        /* CSS_WS_MARK may be in the page returned */
 } css_page_info;
 char *css_prepare_html(css_index *ix, const char *html, size_t len, int noscript_styles,
-                       int ws_marks, css_page_info *info);
+                       css_page_info *info);
 
 #ifdef __cplusplus
 }

@@ -95,7 +95,7 @@ static void test_page_rewrite(void **state)
                         "<textarea><!-- kept --></textarea></body></html>";
     css_index *ix = css_index_html(html, strlen(html));
     assert_non_null(ix);
-    char *out = css_prepare_html(ix, html, strlen(html), 1, 0, NULL);
+    char *out = css_prepare_html(ix, html, strlen(html), 1, NULL);
     assert_non_null(out);
     assert_string_equal(out, "<html><head><style>.a{x:y}\n</style>"
                              "<script type=\"text/javascript\"></script>"
@@ -103,50 +103,6 @@ static void test_page_rewrite(void **state)
                              "<textarea><!-- kept --></textarea></body></html>");
     free(out);
     css_index_free(ix);
-}
-
-static char *rewrite_marked(const char *html)
-{
-    css_index *ix = css_index_html(html, strlen(html));
-    assert_non_null(ix);
-    char *out = css_prepare_html(ix, html, strlen(html), 1, 1, NULL);
-    assert_non_null(out);
-    css_index_free(ix);
-    return out;
-}
-
-/* The mark goes before each run of white space only that follows a tag in
- * <body>, where the parser builds the same tree from it as from white
- * space: not in <head>, nor where a character that is not white space
- * would move (a table's rows, a select, a template, a noscript) or keep a
- * newline the parser drops (after <pre>); not after a comment left out
- * (the run may continue a word); not on a page holding the character. */
-static void test_white_space_marks(void **state)
-{
-    (void)state;
-#define M CSS_WS_MARK
-    char *out = rewrite_marked("<html>\n<head>\n <title>t</title>\n</head>\n<body>\n"
-                               "<div>\n  <p>a</p>  <b>b</b>c <i>d</i>\n</div>"
-                               "<table>\n <tr>\n  <td> x </td>\n </tr>\n</table>\n"
-                               "<pre>\n  <b>code</b>\n</pre>\n<select>\n <option>o</option>\n</select>\n"
-                               "<template>\n <p>t</p>\n</template>\n<noscript>\n <p>n</p>\n</noscript>\n"
-                               "<p>w<!-- c -->  </p>\n</body>\n</html>\n");
-    assert_string_equal(out, "<html>\n<head>\n <title>t</title>\n</head>\n<body>" M "\n"
-                             "<div>" M "\n  <p>a</p>" M "  <b>b</b>c <i>d</i>" M "\n</div>"
-                             "<table>\n <tr>\n  <td> x </td>\n </tr>\n</table>" M "\n"
-                             "<pre>\n  <b>code</b>\n</pre>" M "\n<select>\n <option>o</option>\n</select>" M "\n"
-                             "<template>\n <p>t</p>\n</template>" M "\n<noscript>\n <p>n</p>\n</noscript>" M "\n"
-                             "<p>w  </p>" M "\n</body>\n</html>\n");
-    free(out);
-    /* The character on the page, as itself or as a reference: no marks. */
-    const char *has[] = {"<body>\n<p>" M "</p>\n</body>", "<body>\n<p>&#xE000;</p>\n</body>",
-                         "<body>\n<p>&#57344;</p>\n</body>"};
-    for (size_t i = 0; i < sizeof has / sizeof *has; i++) {
-        out = rewrite_marked(has[i]);
-        assert_string_equal(out, has[i]);
-        free(out);
-    }
-#undef M
 }
 
 /* Every byte of `out` but the filter's own punctuation is in `in`: nothing
@@ -200,7 +156,6 @@ int main(void)
         cmocka_unit_test(test_rules_by_tag_class_id),
         cmocka_unit_test(test_lists_media_and_at_rules),
         cmocka_unit_test(test_page_rewrite),
-        cmocka_unit_test(test_white_space_marks),
         cmocka_unit_test(test_broken_css_is_safe),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
