@@ -272,17 +272,19 @@ public:
             return;
         }
         std::string run;
+        auto flush = [&]() {
+            if (!run.empty())
+                on_space(run.c_str());
+            run.clear();
+        };
         litehtml::document_container::split_text(
             text,
             [&](const litehtml::tchar_t *w) {
-                if (!run.empty())
-                    on_space(run.c_str());
-                run.clear();
+                flush();
                 on_word(w);
             },
             [&](const litehtml::tchar_t *sp) { run += sp; });
-        if (!run.empty())
-            on_space(run.c_str());
+        flush();
     }
 
     litehtml::uint_ptr create_font(const litehtml::tchar_t *face, int size, int weight,
