@@ -34,6 +34,9 @@ static const char *const context_names[] = {
 /* Characters the blocks scored as content must hold between them to be an
  * answer of their own (a headline and a date are not). */
 #define SCORE_MIN_CHARS 80
+/* Link characters among those, at or over which they give way to the
+ * classic policy's answer (below). */
+#define SCORE_MAX_LINK_SHARE 0.7
 
 typedef struct params {
     double threshold; /* a block is content at this probability */
@@ -440,10 +443,20 @@ static int run(const method_page *pg, const void *pp, void *st, method_answer *o
             if (b->texts[t]->index < count)
                 picked[b->texts[t]->index] = 1;
     }
-    /* Blocks that are mostly links, or a line or two, are no main content
-     * to stand against the classic policy's answer or its reason for
-     * finding none (a site map, a catalogue of links). */
-    if (s->picked && (picked_links * 2 >= picked_chars || picked_chars < SCORE_MIN_CHARS))
+    /* A line or two is no main content to stand against the classic
+     * policy's answer or its reason for finding none. Nor are blocks that
+     * are nearly all links (SCORE_MAX_LINK_SHARE: menus, a site map) when
+     * the classic policy found an answer. When it found none, they stand:
+     * a listing's items are links (a job board, search results). Blocks
+     * of fewer links stand always (API documentation, whose type names
+     * are links, half its characters or more). Cross-validated on the
+     * development corpora, the older rule (links at least half of the
+     * characters, whatever the classic policy found) did worse than this
+     * one by 0.008 on modern-dev and on the styled corpus, and better by
+     * 0.001 on lang-dev. */
+    if (s->picked &&
+        (picked_chars < SCORE_MIN_CHARS ||
+         (classic && (double)picked_links >= SCORE_MAX_LINK_SHARE * (double)picked_chars)))
         s->picked = 0;
     const dom_node *top = dom_doc_body(pg->dom) ? dom_doc_body(pg->dom) : dom_doc_root(pg->dom);
     rc = s->picked ? method_answer_picked(pg, top, picked, count, out) : 1;
