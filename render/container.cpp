@@ -31,7 +31,6 @@
 #include <string>
 #include <strings.h>
 #include <sys/stat.h>
-#include <typeinfo>
 #include <vector>
 
 namespace {
@@ -573,8 +572,7 @@ static void split_preformatted_runs(const litehtml::element::ptr &root,
     // Whether k is such a run (then its pieces are in `pieces`).
     auto split_run = [&](const litehtml::element::ptr &k) {
         pieces.clear();
-        const litehtml::element *e = k.get();
-        if (typeid(*e) != typeid(litehtml::el_space))
+        if (!compat::is_space(k.get()))
             return false;
         litehtml::white_space ws = k->get_white_space();
         if (ws == litehtml::white_space_normal || ws == litehtml::white_space_nowrap)

@@ -456,6 +456,13 @@ struct text_of : litehtml::el_text {
     }
 };
 
+// Whether el is litehtml's element of white space itself: typeid, for an
+// el_space is an el_text, and nothing derived from it is meant.
+inline bool is_space(const litehtml::element *el)
+{
+    return el && typeid(*el) == typeid(litehtml::el_space);
+}
+
 // An element class of litehtml's (Base) with the caches, the index and the
 // filter above.
 template <class Base>
@@ -540,8 +547,7 @@ public:
     {
         auto &kids = this->m_children;
         litehtml::element *add_el = el.get(), *last = kids.empty() ? nullptr : kids.back().get();
-        if (add_el && last && typeid(*add_el) == typeid(litehtml::el_space) &&
-            typeid(*last) == typeid(litehtml::el_space)) {
+        if (is_space(add_el) && is_space(last)) {
             const std::string &add = text_of::in(*add_el);
             std::string &run = text_of::in(*last);
             if (add.size() == 1 && !run.empty()) {
