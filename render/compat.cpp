@@ -402,6 +402,13 @@ std::vector<int> grid_columns(const litehtml::element *el, const std::string &va
 }
 
 // One flex item or grid item as the arrangement sees it.
+// A word or a space of a text run: litehtml's text elements have no tag.
+bool is_text(const litehtml::element::ptr &c)
+{
+    const char *t = c->get_tagName();
+    return !t || !t[0];
+}
+
 struct entry {
     litehtml::element *el;
     node *n;           // nullptr: an element litehtml made (an image, say)
@@ -438,7 +445,7 @@ public:
             if (n) {
                 n->extra_left = n->extra_right = n->extra_top = 0;
                 restore_width(ce, n);
-            } else if (!ce->get_tagName() || !ce->get_tagName()[0]) {
+            } else if (is_text(c)) {
                 continue; // text runs flow on the lines as they are
             }
             items.push_back(make_entry(ce, n, W));
@@ -758,11 +765,29 @@ public:
         lay_->cs = read_container(this, k);
         // Items line up at the start; the layer places them itself.
         this->m_text_align = litehtml::text_align_left;
-        // White space between items makes no item.
+        // White space makes no item: a run of text (the words and spaces
+        // between two elements) loses the white space at its ends, and one
+        // of white space only goes; the spaces between its words stay.
         auto &kids = this->m_children;
-        kids.erase(std::remove_if(kids.begin(), kids.end(),
-                                  [](const litehtml::element::ptr &c) { return c->is_white_space(); }),
-                   kids.end());
+        litehtml::elements_vector kept;
+        kept.reserve(kids.size());
+        for (size_t i = 0; i < kids.size();) {
+            if (!is_text(kids[i])) {
+                kept.push_back(kids[i++]);
+                continue;
+            }
+            size_t end = i;
+            while (end < kids.size() && is_text(kids[end]))
+                end++;
+            size_t a = i, b = end;
+            while (a < b && kids[a]->is_white_space())
+                a++;
+            while (b > a && kids[b - 1]->is_white_space())
+                b--;
+            kept.insert(kept.end(), kids.begin() + a, kids.begin() + b);
+            i = end;
+        }
+        kids.swap(kept);
         bool row = lay_->cs.k != kind::flex_column;
         for (const auto &c : kids)
             if (node *n = dynamic_cast<node *>(c.get()))

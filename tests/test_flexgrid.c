@@ -575,6 +575,43 @@ static void flex_row_of_links(void **state)
     render_doc_free(doc);
 }
 
+/* Text straight inside a flex row or a grid: a run of words is one item
+ * with its spaces (rustdoc's headings, product pages' badges), and only white
+ * space at a run's ends or between items goes. */
+static void text_run_keeps_its_spaces(void **state)
+{
+    (void)state;
+    static const char *const pages[] = {
+        "<h2 style='display:flex;margin:0'>Auto Trait Implementations<a href='#x'>#</a></h2>",
+        "<h2 style='display:grid;margin:0'>\n  Auto Trait Implementations\n  <a href='#x'>#</a></h2>",
+        "<h2 style='display:flex;flex-direction:column;margin:0'> Auto  Trait\tImplementations "
+        "<a href='#x'>#</a></h2>",
+    };
+    for (size_t i = 0; i < sizeof pages / sizeof *pages; i++) {
+        render_doc *doc = lay_out(pages[i], 0);
+        const dom_node *h2 = node_at(doc, "/html/body/h2"), *t = h2->first_child;
+        assert_non_null(t);
+        assert_int_equal(t->kind, DOM_TEXT);
+        if (t->text_len != strlen("Auto Trait Implementations") ||
+            memcmp(t->text, "Auto Trait Implementations", t->text_len) != 0)
+            fail_msg("page %zu: text \"%.*s\"", i, (int)t->text_len, t->text);
+        /* The run is one line, and the link comes after it. */
+        assert_int_equal(t->n_lines, 1);
+        const dom_node *a = node_at(doc, "/html/body/h2/a");
+        assert_true(a->box.x > 0 || a->box.y > 0);
+        render_doc_free(doc);
+    }
+    /* Between items white space makes no item: the two links sit side by
+     * side, the second right where the first ends. */
+    render_doc *doc = lay_out("<nav style='display:flex'>\n  <a href='/a'>One</a>\n  "
+                              "<a href='/b'>Two</a>\n</nav>",
+                              0);
+    dom_box a = box_of(doc, "/html/body/nav/a[1]"), b = box_of(doc, "/html/body/nav/a[2]");
+    assert_true(a.x == 0 && a.w > 0);
+    assert_true(b.x == a.x + a.w);
+    render_doc_free(doc);
+}
+
 /* flex-direction: column: blocks one under another, the gap between. */
 static void flex_column(void **state)
 {
@@ -712,6 +749,7 @@ int main(void)
         cmocka_unit_test(flex_shrink_to_the_line),
         cmocka_unit_test(flex_wrap_lines),
         cmocka_unit_test(flex_row_of_links),
+        cmocka_unit_test(text_run_keeps_its_spaces),
         cmocka_unit_test(flex_column),
         cmocka_unit_test(inline_flex_shrinks),
         cmocka_unit_test(grid_fixed_and_fr),
