@@ -65,6 +65,16 @@ long extract_count_words(const char *text, size_t len);
 long extract_count_chars(const char *text, size_t len);
 long extract_count_punct(const char *text, size_t len);
 
+/* Nothing but HTML's white space (space, tab, newline, form feed, carriage
+ * return): what separates the words of elements side by side. A no-break
+ * space is text. */
+int extract_is_blank(const char *text, size_t len);
+
+/* A text node in an answer made of picked text: picked (picked[n->index],
+ * for indices under n_picked), or white space only, which no block holds
+ * and without which the words either side would run together. */
+int extract_text_in_answer(const dom_node *n, const unsigned char *picked, size_t n_picked);
+
 /* The counts of a text in one pass: characters that are not white space,
  * words (as extract_count_words), punctuation marks, the marks that end a
  * sentence in any script (. ! ? and their fullwidth, Arabic, Devanagari,

@@ -45,7 +45,7 @@ static int kept(const dom_node *n, const dom_node *top, dom_keep_fn keep, void *
 
 static int picked(const extract_span *span, const dom_node *n)
 {
-    return !span->picked || (n->index < span->n_picked && span->picked[n->index]);
+    return !span->picked || extract_text_in_answer(n, span->picked, span->n_picked);
 }
 
 const dom_node *extract_span_begin(const dom_doc *doc, extract_span *out)

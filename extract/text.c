@@ -8,6 +8,7 @@
 #include <hb.h>
 
 #include "base/script.h"
+#include "base/tags.h"
 #include "base/utf8.h"
 
 static int is_space_cp(uint32_t cp)
@@ -43,6 +44,19 @@ long extract_count_chars(const char *s, size_t n)
     for (const char *p = s, *end = s + n; p < end;)
         k += !is_space_cp(base_utf8_next(&p, end));
     return k;
+}
+
+int extract_is_blank(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!base_html_space(s[i]))
+            return 0;
+    return 1;
+}
+
+int extract_text_in_answer(const dom_node *n, const unsigned char *picked, size_t n_picked)
+{
+    return (n->index < n_picked && picked[n->index]) || extract_is_blank(n->text, n->text_len);
 }
 
 long extract_count_punct(const char *s, size_t n)

@@ -74,7 +74,7 @@ static int picked_keep(const dom_node *n, void *p)
     if (n->index >= t->count)
         return 1;
     if (n->kind == DOM_TEXT)
-        return t->picked[n->index];
+        return extract_text_in_answer(n, t->picked, t->count);
     return t->shown[n->index] != 2;
 }
 

@@ -85,7 +85,7 @@ static int trim_keep(const dom_node *n, void *p)
     if (n->index >= t->count)
         return 1;
     if (n->kind == DOM_TEXT)
-        return t->picked[n->index];
+        return extract_text_in_answer(n, t->picked, t->count);
     if (t->shown[n->index] == 2)
         return 0;
     return running_text(n, t->cl);

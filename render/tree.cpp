@@ -180,7 +180,10 @@ struct builder {
             n->in_link = parent->in_link;
             dom_append(parent, n);
         }
+        // The next run under the same element: preformatted as this one.
+        bool pre = run.pre;
         run = text_run();
+        run.pre = pre;
     }
 
     // Rows and row groups get no box of their own from litehtml; a

@@ -73,6 +73,42 @@ static void finds_article(void **state)
     glance_result_free(res);
 }
 
+/* Words of elements side by side, apart only by the white space between
+ * them, stay apart in every method's answer ("alpha beta", not "alphabeta"),
+ * and code keeps its lines; in the default's, a paragraph of a no-break
+ * space alone gives no line (BTE and GCE answer with everything between
+ * their first and last text, that paragraph too). */
+static void words_apart_between_elements(void **state)
+{
+    (void)state;
+    char html[8192];
+    const char *p = strstr(ARTICLE_PAGE, "<p>The engineers");
+    assert_non_null(p);
+    int n = snprintf(html, sizeof html,
+                     "%.*s<p><b>Alpha</b> <i>beta</i>\n<a href='/g'>gamma</a> and the sandbags of "
+                     "the county engineers stay on the quay until the second crest passes.</p>"
+                     "<p>&nbsp;</p><pre><code><span>use</span> <span>std::mem</span>;\n"
+                     "<span>let</span> <span>level</span> = 4;\n  <b>gauge</b>();</code></pre>%s",
+                     (int)(p - ARTICLE_PAGE), ARTICLE_PAGE, p);
+    assert_true(n > 0 && (size_t)n < sizeof html);
+    static const char *const methods[] = {"auto", "classic", "bte", "nodechar", "gce"};
+    glance_options *opt = glance_options_new();
+    assert_non_null(opt);
+    for (size_t i = 0; i < sizeof methods / sizeof *methods; i++) {
+        assert_int_equal(glance_options_set(opt, "method", methods[i]), GLANCE_OK);
+        OPTS_TEXT(opt, "method", methods[i]);
+        glance_result *res;
+        assert_int_equal(run(html, (size_t)n, opt, &res), GLANCE_OK);
+        const char *text = glance_result_text(res);
+        if (!strstr(text, "Alpha beta gamma and the sandbags") ||
+            !strstr(text, "use std::mem;\nlet level = 4;\n  gauge();") ||
+            (i == 0 && strstr(text, "\xc2\xa0")))
+            fail_msg("%s:\n%s", methods[i], text);
+        glance_result_free(res);
+    }
+    glance_options_free(opt);
+}
+
 /* A listing whose items are links (a job board): the default answers with
  * its items. Links are most of its characters, and the classic policy finds
  * no article; an older rule took that for a page of links and answered
@@ -1003,6 +1039,7 @@ int main(void)
         cmocka_unit_test(finds_article),
         cmocka_unit_test(classic_finds_article),
         cmocka_unit_test(finds_listing_of_links),
+        cmocka_unit_test(words_apart_between_elements),
         cmocka_unit_test(json_carries_reasoning),
         cmocka_unit_test(empty_input),
         cmocka_unit_test(binary_input),
