@@ -113,6 +113,16 @@ static inline int base_html_space(char c)
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
 }
 
+/* Nothing but HTML's white space (a no-break space is text): what parts the
+ * words of elements side by side. */
+static inline int base_html_blank(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!base_html_space(s[i]))
+            return 0;
+    return 1;
+}
+
 #ifdef __cplusplus
 }
 #endif

@@ -65,11 +65,6 @@ long extract_count_words(const char *text, size_t len);
 long extract_count_chars(const char *text, size_t len);
 long extract_count_punct(const char *text, size_t len);
 
-/* Nothing but HTML's white space (space, tab, newline, form feed, carriage
- * return): what separates the words of elements side by side. A no-break
- * space is text. */
-int extract_is_blank(const char *text, size_t len);
-
 /* A text node in an answer made of picked text: picked (picked[n->index],
  * for indices under n_picked), or white space only, which no block holds
  * and without which the words either side would run together. */

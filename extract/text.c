@@ -46,17 +46,9 @@ long extract_count_chars(const char *s, size_t n)
     return k;
 }
 
-int extract_is_blank(const char *s, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (!base_html_space(s[i]))
-            return 0;
-    return 1;
-}
-
 int extract_text_in_answer(const dom_node *n, const unsigned char *picked, size_t n_picked)
 {
-    return (n->index < n_picked && picked[n->index]) || extract_is_blank(n->text, n->text_len);
+    return (n->index < n_picked && picked[n->index]) || base_html_blank(n->text, n->text_len);
 }
 
 long extract_count_punct(const char *s, size_t n)

@@ -173,7 +173,10 @@ struct builder {
             n->preformatted = run.pre;
             n->font_size = parent->font_size;
             n->font_weight = parent->font_weight;
-            if (run.lines.empty())
+            // White space without a box (a newline, a space litehtml let go
+            // at the end of a line) still parts the words either side; in a
+            // display:none subtree its element hides it.
+            if (run.lines.empty() && !base_html_blank(t.data(), t.size()))
                 n->hidden |= DOM_HIDDEN_ZERO_SIZE;
             // visibility is inherited: text shows only if its element does.
             n->hidden |= parent->hidden & DOM_HIDDEN_VISIBILITY;

@@ -88,7 +88,8 @@ static void words_apart_between_elements(void **state)
                      "%.*s<p><b>Alpha</b> <i>beta</i>\n<a href='/g'>gamma</a> and the sandbags of "
                      "the county engineers stay on the quay until the second crest passes.</p>"
                      "<p>&nbsp;</p><pre><code><span>use</span> <span>std::mem</span>;\n"
-                     "<span>let</span> <span>level</span> = 4;\n  <b>gauge</b>();</code></pre>%s",
+                     "<span>let</span> <span>level</span> = 4;\n  <b>gauge</b>();\n<i>end</i>\n\n<i>stop</i>"
+                     "</code></pre>%s",
                      (int)(p - ARTICLE_PAGE), ARTICLE_PAGE, p);
     assert_true(n > 0 && (size_t)n < sizeof html);
     static const char *const methods[] = {"auto", "classic", "bte", "nodechar", "gce"};
@@ -101,7 +102,7 @@ static void words_apart_between_elements(void **state)
         assert_int_equal(run(html, (size_t)n, opt, &res), GLANCE_OK);
         const char *text = glance_result_text(res);
         if (!strstr(text, "Alpha beta gamma and the sandbags") ||
-            !strstr(text, "use std::mem;\nlet level = 4;\n  gauge();") ||
+            !strstr(text, "use std::mem;\nlet level = 4;\n  gauge();\nend\n\nstop") ||
             (i == 0 && strstr(text, "\xc2\xa0")))
             fail_msg("%s:\n%s", methods[i], text);
         glance_result_free(res);
