@@ -113,12 +113,22 @@ static inline int base_html_space(char c)
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
 }
 
-/* Nothing but HTML's white space (a no-break space is text): what parts the
- * words of elements side by side. */
+/* Nothing but HTML's white space (a no-break space is text). */
 static inline int base_html_blank(const char *s, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         if (!base_html_space(s[i]))
+            return 0;
+    return 1;
+}
+
+/* Nothing but spaces: HTML's white space and no-break spaces (U+00A0, as
+ * gtk-doc puts between a type and its name). A text node of them alone
+ * parts the words of the elements either side. */
+static inline int base_html_spaces(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!base_html_space(s[i]) && !((unsigned char)s[i] == 0xC2 && i + 1 < n && (unsigned char)s[++i] == 0xA0))
             return 0;
     return 1;
 }

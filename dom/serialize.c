@@ -116,7 +116,14 @@ static void text_emit(text_state *t, const char *s, size_t n, int pre)
 {
     if (!pre) {
         /* Collapse runs of white space; a leading or trailing space becomes
-         * an owed space, paid only between two words on one line. */
+         * an owed space, paid only between two words on one line. Spaces
+         * alone, no-break ones too, are such a space ("<p>&nbsp;</p>" is
+         * no line). */
+        if (base_html_spaces(s, n)) {
+            if (n > 0)
+                t->space = 1;
+            return;
+        }
         size_t i = 0;
         while (i < n) {
             size_t j = i;

@@ -66,8 +66,8 @@ long extract_count_chars(const char *text, size_t len);
 long extract_count_punct(const char *text, size_t len);
 
 /* A text node in an answer made of picked text: picked (picked[n->index],
- * for indices under n_picked), or white space only, which no block holds
- * and without which the words either side would run together. */
+ * for indices under n_picked), or spaces only (base_html_spaces), which no
+ * block holds and without which the words either side would run together. */
 int extract_text_in_answer(const dom_node *n, const unsigned char *picked, size_t n_picked);
 
 /* The counts of a text in one pass: characters that are not white space,

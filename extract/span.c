@@ -82,9 +82,11 @@ char *extract_span_text_kept(const extract_span *span, dom_keep_fn keep, void *c
                     base_buf_putc(&b, '\n');
             }
             prev_block = blk;
+            /* Spaces alone, no-break ones too, are one collapsible space. */
+            int spaces = !n->preformatted && base_html_spaces(n->text, n->text_len);
             for (size_t i = 0; i < n->text_len; i++) {
                 char c = n->text[i];
-                if (base_html_space(c) && !n->preformatted) {
+                if (spaces || (base_html_space(c) && !n->preformatted)) {
                     if (b.len > 0 && b.data[b.len - 1] != ' ' && b.data[b.len - 1] != '\n')
                         base_buf_putc(&b, ' ');
                 } else {

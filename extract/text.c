@@ -48,7 +48,7 @@ long extract_count_chars(const char *s, size_t n)
 
 int extract_text_in_answer(const dom_node *n, const unsigned char *picked, size_t n_picked)
 {
-    return (n->index < n_picked && picked[n->index]) || base_html_blank(n->text, n->text_len);
+    return (n->index < n_picked && picked[n->index]) || base_html_spaces(n->text, n->text_len);
 }
 
 long extract_count_punct(const char *s, size_t n)
