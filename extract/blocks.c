@@ -381,11 +381,24 @@ static double body_font(const extract_blocks *b)
     return best;
 }
 
+/* Between two text nodes of a block, in document order: a text node of
+ * spaces alone or a <br>, which part their words. */
+static int parted(const dom_node *a, const dom_node *z)
+{
+    for (const dom_node *n = dom_next(a, NULL); n && n != z; n = dom_next(n, NULL))
+        if ((n->kind == DOM_TEXT && !dom_node_left_out(n) && base_html_spaces(n->text, n->text_len)) ||
+            dom_is_tag(n, "br"))
+            return 1;
+    return 0;
+}
+
 void extract_block_text(const extract_blocks *bl, const extract_block *k, base_buf *b)
 {
     base_buf_reset(b);
     for (size_t t = k->first; t < k->first + k->count; t++) {
         const dom_node *n = bl->texts[t];
+        if (t > k->first && b->len && b->data[b->len - 1] != ' ' && parted(bl->texts[t - 1], n))
+            base_buf_putc(b, ' ');
         for (size_t i = 0; i < n->text_len; i++) {
             int sp = base_html_space(n->text[i]);
             if (sp && (b->len == 0 || b->data[b->len - 1] == ' '))

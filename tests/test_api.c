@@ -107,6 +107,28 @@ static void words_apart_between_elements(void **state)
             fail_msg("%s:\n%s", methods[i], text);
         glance_result_free(res);
     }
+    /* The blocks' texts in the JSON (what tools/fit/ labels against the
+     * truth) are parted the same way: spaces alone, and a <br>. */
+    assert_int_equal(glance_options_set(opt, "method", "auto"), GLANCE_OK);
+    assert_int_equal(glance_options_set(opt, "score.features", "on"), GLANCE_OK);
+    glance_result *res;
+    assert_int_equal(run(html, (size_t)n, opt, &res), GLANCE_OK);
+    json_object *o = json_tokener_parse(glance_result_json(res)), *sc, *list;
+    assert_non_null(o);
+    assert_true(json_object_object_get_ex(o, "score", &sc));
+    assert_true(json_object_object_get_ex(sc, "block_list", &list));
+    int found = 0;
+    for (size_t i = 0; i < json_object_array_length(list); i++) {
+        json_object *t;
+        assert_true(json_object_object_get_ex(json_object_array_get_idx(list, i), "text", &t));
+        const char *bt = json_object_get_string(t);
+        found |= (strstr(bt, "Alpha beta gamma delta and") != NULL) |
+                 (strstr(bt, "use std::mem; let level = 4;") != NULL) << 1;
+    }
+    if (found != 3)
+        fail_msg("blocks: %s", json_object_to_json_string(list));
+    json_object_put(o);
+    glance_result_free(res);
     glance_options_free(opt);
 }
 
