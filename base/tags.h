@@ -127,9 +127,13 @@ static inline int base_html_blank(const char *s, size_t n)
  * parts the words of the elements either side. */
 static inline int base_html_spaces(const char *s, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        if (!base_html_space(s[i]) && !((unsigned char)s[i] == 0xC2 && i + 1 < n && (unsigned char)s[++i] == 0xA0))
+    for (size_t i = 0; i < n; i++) {
+        if (base_html_space(s[i]))
+            continue;
+        if ((unsigned char)s[i] != 0xC2 || i + 1 >= n || (unsigned char)s[i + 1] != 0xA0)
             return 0;
+        i++; /* the two bytes of U+00A0 */
+    }
     return 1;
 }
 

@@ -401,7 +401,6 @@ std::vector<int> grid_columns(const litehtml::element *el, const std::string &va
     return widths;
 }
 
-// One flex item or grid item as the arrangement sees it.
 // A word or a space of a text run: litehtml's text elements have no tag.
 bool is_text(const litehtml::element::ptr &c)
 {
@@ -409,6 +408,7 @@ bool is_text(const litehtml::element::ptr &c)
     return !t || !t[0];
 }
 
+// One flex item or grid item as the arrangement sees it.
 struct entry {
     litehtml::element *el;
     node *n;           // nullptr: an element litehtml made (an image, say)
