@@ -130,6 +130,9 @@ char *json_build(const glance_result *res)
         /* Its <noscript> styles hid it: laid out again without them. */
         if (res->rstats.noscript_styles_dropped)
             json_object_object_add(d, "noscript_styles_dropped", json_object_new_boolean(1));
+        /* Its text hidden by visibility until a script ran: shown. */
+        if (res->rstats.visibility_revealed)
+            json_object_object_add(d, "visibility_revealed", json_object_new_boolean(1));
         json_object_object_add(o, "document", d);
         json_object *css = json_object_new_object();
         json_object_object_add(css, "loaded", json_object_new_int(res->rstats.stylesheets_loaded));

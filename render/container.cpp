@@ -557,6 +557,32 @@ static size_t shown_text_bytes(const dom_doc *dom)
     return n;
 }
 
+// A page that keeps its text hidden with visibility until a script shows
+// it (web components' guard against unstyled content, `.container,
+// my-element { visibility: hidden }` lifted once the elements are defined;
+// an anti-flicker class on a wrapper) is shown as a reader sees it once
+// loaded: when less than RENDER_HIDDEN_SHARE of its text shows, and more
+// would without visibility, no element is hidden by visibility. Layout is
+// unchanged: a box hidden so keeps its place. Returns whether it did so.
+static bool reveal_visibility(dom_doc *dom, size_t text_bytes)
+{
+    size_t shown = 0, held = 0;
+    dom_node *root = dom_doc_root(dom);
+    for (const dom_node *d = root; d; d = dom_next(d, root)) {
+        if (d->kind != DOM_TEXT || (d->hidden & ~(unsigned)DOM_HIDDEN_VISIBILITY))
+            continue;
+        size_t n = 0;
+        for (size_t i = 0; i < d->text_len; i++)
+            n += !base_html_space(d->text[i]);
+        (d->hidden ? held : shown) += n;
+    }
+    if (held == 0 || (double)shown >= RENDER_HIDDEN_SHARE * (double)text_bytes)
+        return false;
+    for (dom_node *d = root; d; d = dom_next(d, root))
+        d->hidden &= ~(unsigned)DOM_HIDDEN_VISIBILITY;
+    return true;
+}
+
 // The runs of white space container::split_text (and styled.h's
 // appendChild) made one element that do not lay out as one space after
 // all, made again as litehtml would have made them and styled as it styles
@@ -726,6 +752,7 @@ extern "C" render_status render_load(render_engine *eng, const char *html, const
         // Laid out as a browser without scripts shows it; again without the
         // page's own styles for such a browser when they hide the page
         // (noscript.h): the second time only on such pages.
+        size_t text_bytes = 0;
         for (int attempt = 0;; attempt++) {
             css_page_info info;
             css_index_generated_reset(ix.get(), ua_generated); // the page's sheets again
@@ -797,12 +824,14 @@ extern "C" render_status render_load(render_engine *eng, const char *html, const
                 fonts_missing_scripts(eng->fonts, st.missing_scripts, RENDER_MISSING_SCRIPTS);
             if (s != RENDER_OK)
                 return s;
+            text_bytes = info.text_bytes;
             if (attempt > 0 || info.noscript_styles == 0 ||
                 (double)shown_text_bytes(rd->dom) >= RENDER_HIDDEN_SHARE * (double)info.text_bytes)
                 break;
             st.noscript_styles_dropped = 1;
             t0 = base_now_ms();
         }
+        st.visibility_revealed = reveal_visibility(rd->dom, text_bytes);
         *out = rd.release();
         return RENDER_OK;
     } catch (const std::bad_alloc &) {

@@ -118,6 +118,8 @@ typedef struct render_stats {
     int height;        /* the laid-out document's height, px */
     int noscript_styles_dropped; /* the page hid itself: laid out again without
                                     the <style>s of its <noscript>s */
+    int visibility_revealed; /* the page hid its text with visibility until a
+                                script shows it: shown (container.cpp) */
     int stylesheets_loaded;
     int stylesheets_skipped; /* remote, missing, too large or over the count */
     /* Scripts of the page's text that no installed face has, measured with
