@@ -575,8 +575,216 @@ static const char *prelude_end(const char *p, const char *end)
     return end;
 }
 
-/* Writes the selectors of a prelude that may match, comma-separated;
- * returns how many. */
+/* :is() and :where() ------------------------------------------------------------- */
+
+/* One past the bracket that closes the '(' or '[' at p (end when none). */
+static const char *group_end(const char *p, const char *end)
+{
+    char open = *p, close = open == '(' ? ')' : ']';
+    int depth = 0;
+    for (; p < end; p++) {
+        if (*p == '\\' && p + 1 < end) {
+            p++;
+        } else if (*p == '"' || *p == '\'') {
+            const char *q = skip_opaque(p, end);
+            p = q - 1;
+        } else if (*p == open) {
+            depth++;
+        } else if (*p == close && --depth == 0) {
+            return p + 1;
+        }
+    }
+    return end;
+}
+
+static int is_combinator(char c)
+{
+    return base_html_space(c) || c == '>' || c == '+' || c == '~';
+}
+
+/* Where the compound selector that holds position `at` of s starts: after
+ * the last combinator before it outside brackets. */
+static size_t compound_start(const char *s, size_t at)
+{
+    size_t start = 0;
+    for (size_t i = 0; i < at;) {
+        if (s[i] == '(' || s[i] == '[') {
+            i = (size_t)(group_end(s + i, s + at) - s);
+            continue;
+        }
+        if (s[i] == '\\') {
+            i += 2;
+            continue;
+        }
+        if (is_combinator(s[i]))
+            start = i + 1;
+        i++;
+    }
+    return start < at ? start : at;
+}
+
+/* Where the compound selector that goes on at `from` ends. */
+static size_t compound_end(const char *s, size_t from, size_t len)
+{
+    for (size_t i = from; i < len;) {
+        if (s[i] == '(' || s[i] == '[') {
+            i = (size_t)(group_end(s + i, s + len) - s);
+            continue;
+        }
+        if (s[i] == '\\') {
+            i += 2;
+            continue;
+        }
+        if (is_combinator(s[i]))
+            return i;
+        i++;
+    }
+    return len;
+}
+
+/* The type selector a compound starts with (`div`, `*`): its length. */
+static size_t type_len(const char *s, size_t len)
+{
+    if (len && s[0] == '*')
+        return 1;
+    size_t n = 0;
+    while (n < len && is_ident((unsigned char)s[n]) && s[n] != '\\')
+        n++;
+    return n;
+}
+
+/* Where the first :is(, :where(, :matches(, :-webkit-any( or :-moz-any( of
+ * s outside brackets starts (its ':'), and its '(' in *open; len when none. */
+static size_t find_is(const char *s, size_t len, size_t *open)
+{
+    static const char *const names[] = {"is(", "where(", "matches(", "-webkit-any(", "-moz-any("};
+    for (size_t i = 0; i < len;) {
+        if (s[i] == '(' || s[i] == '[') {
+            i = (size_t)(group_end(s + i, s + len) - s);
+            continue;
+        }
+        if (s[i] == '\\') {
+            i += 2;
+            continue;
+        }
+        if (s[i] == ':' && i + 1 < len && s[i + 1] != ':')
+            for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+                size_t n = strlen(names[k]);
+                if (i + 1 + n <= len && eq_lower(s + i + 1, names[k], n)) {
+                    *open = i + n;
+                    return i;
+                }
+            }
+        i++;
+    }
+    return len;
+}
+
+/* Selectors written out in `out`, each followed by a NUL. */
+#define CSS_MAX_IS_SELECTORS 32
+
+/* litehtml 0.6 knows neither :is() nor :where() (nor their older names)
+ * and matches nothing with them: a rule written `.body > div { display:
+ * none } :is(.body > div):first-of-type { display: block }` hid a whole
+ * article. Each is written out as the selectors it stands for, its
+ * compound merged into the last compound of each argument:
+ * `.a :is(.b > p, h2).c` is `.a .b > p.c, .a h2.c`. Exact where the :is()
+ * opens the selector or holds compounds only; elsewhere an argument's
+ * combinators follow those before the :is() (a subset of what it
+ * matches). :where()'s specificity becomes its argument's. Returns the
+ * number written, or -1 when there would be more than
+ * CSS_MAX_IS_SELECTORS (the selector is then left as it is). */
+static int expand_is(const char *s, size_t len, base_buf *out, int *count, int level)
+{
+    size_t open, at = find_is(s, len, &open);
+    if (at == len) {
+        if (++*count > CSS_MAX_IS_SELECTORS)
+            return -1;
+        base_buf_add(out, s, len);
+        base_buf_putc(out, '\0');
+        return 0;
+    }
+    if (level > 8)
+        return -1;
+    size_t close = (size_t)(group_end(s + open, s + len) - s); /* one past ')' */
+    if (close > len || s[close - 1] != ')')
+        return -1;
+    size_t cs = compound_start(s, at), ce = compound_end(s, close, len);
+    const char *cp = s + cs, *post = s + close;
+    size_t cp_len = at - cs, post_len = ce - close;
+    size_t tp = type_len(cp, cp_len);
+    base_buf one = BASE_BUF_INIT;
+    int rc = 0;
+    const char *args = s + open + 1, *args_end = s + close - 1;
+    for (const char *a = args; a <= args_end && rc == 0;) {
+        /* The next argument, to a ',' outside brackets. */
+        const char *e = a;
+        while (e < args_end && *e != ',') {
+            if (*e == '(' || *e == '[')
+                e = group_end(e, args_end);
+            else if (*e == '\\' && e + 1 < args_end)
+                e += 2;
+            else if (*e == '"' || *e == '\'')
+                e = skip_opaque(e, args_end);
+            else
+                e++;
+        }
+        const char *x = a, *y = e;
+        a = e + 1;
+        while (x < y && base_html_space(*x))
+            x++;
+        while (y > x && base_html_space(y[-1]))
+            y--;
+        size_t n = (size_t)(y - x);
+        if (n == 0 || is_combinator(*x) || is_combinator(y[-1]))
+            continue; /* empty or not a selector: forgiven, as the list forgives */
+        size_t ls = compound_start(x, n);
+        const char *lc = x + ls;
+        size_t lc_len = n - ls, tl = type_len(lc, lc_len);
+        /* Two type selectors: the same, or one of them `*`, else never. */
+        if (tp && tl && !(tp == 1 && cp[0] == '*') && !(tl == 1 && lc[0] == '*') &&
+            !(tp == tl && eq_lower(cp, lc, tp)))
+            continue;
+        base_buf_reset(&one);
+        base_buf_add(&one, s, cs);              /* before the compound */
+        base_buf_add(&one, x, ls);              /* the argument's own ancestors */
+        if (tl && !(tl == 1 && lc[0] == '*'))
+            base_buf_add(&one, lc, tl);
+        else if (tp)
+            base_buf_add(&one, cp, tp);
+        else if (tl)
+            base_buf_add(&one, lc, tl);
+        base_buf_add(&one, cp + tp, cp_len - tp); /* the compound, before the :is() */
+        base_buf_add(&one, lc + tl, lc_len - tl); /* the argument's last compound */
+        base_buf_add(&one, post, post_len);       /* the compound, after it */
+        base_buf_add(&one, s + ce, len - ce);     /* the rest */
+        if (one.oom) {
+            rc = -1;
+            break;
+        }
+        if (one.len == 0 || is_combinator(one.data[one.len - 1]))
+            continue;
+        rc = expand_is(one.data, one.len, out, count, level + 1);
+    }
+    base_buf_free(&one);
+    return rc;
+}
+
+/* Writes the selector [a, a + n) when it may match; counts it in *kept. */
+static void put_selector(css_index *ix, const char *a, size_t n, base_buf *o, double *boxes,
+                         int *kept)
+{
+    if (!selector_may_match(ix, a, n))
+        return;
+    ix->kept++;
+    if ((*kept)++)
+        base_buf_add(o, ",", 1);
+    base_buf_add(o, a, n);
+    *boxes += pseudo_bound(ix, a, n);
+}
+
+/* Writes the selectors of a prelude that may match, comma-separated, each
+ * :is() and :where() written out (expand_is); returns how many. */
 static int put_selectors(css_index *ix, const char *p, const char *end, base_buf *o,
                          double *boxes)
 {
@@ -601,12 +809,22 @@ static int put_selectors(css_index *ix, const char *p, const char *end, base_buf
             a++;
         while (b > a && base_html_space(b[-1]))
             b--;
-        if (b > a && selector_may_match(ix, a, (size_t)(b - a))) {
-            ix->kept++;
-            if (kept++)
-                base_buf_add(o, ",", 1);
-            base_buf_add(o, a, (size_t)(b - a));
-            *boxes += pseudo_bound(ix, a, (size_t)(b - a));
+        size_t n = (size_t)(b - a), open;
+        if (n && find_is(a, n, &open) < n) {
+            base_buf list = BASE_BUF_INIT;
+            int count = 0;
+            if (expand_is(a, n, &list, &count, 0) == 0 && !list.oom) {
+                for (size_t i = 0; i < list.len;) {
+                    size_t m = strlen(list.data + i);
+                    put_selector(ix, list.data + i, m, o, boxes, &kept);
+                    i += m + 1;
+                }
+            } else {
+                put_selector(ix, a, n, o, boxes, &kept);
+            }
+            base_buf_free(&list);
+        } else if (n) {
+            put_selector(ix, a, n, o, boxes, &kept);
         }
         start = q + 1;
     }

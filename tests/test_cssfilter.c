@@ -150,6 +150,49 @@ static void test_broken_css_is_safe(void **state)
     }
 }
 
+/* :is() and :where(), which litehtml 0.6 matches nothing with, written
+ * out as the selectors they stand for (the page has div.a.B#main, p and
+ * i.md:flex). */
+static void test_is_and_where_written_out(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *css, *out;
+    } cases[] = {
+        /* A rule that showed the first of the divs that another hid. */
+        {":is(.a > p):first-of-type{x:y}", ".a > p:first-of-type{x:y}"},
+        {"div:is(.a, .zz) i{x:y}", "div.a i{x:y}"},           /* .zz is not there */
+        {".a :where(p, i.md\\:flex){x:y}", ".a p,.a i.md\\:flex{x:y}"},
+        {".B:IS(div){x:y}", "div.B{x:y}"},                   /* the type first */
+        {"*:is(p){x:y}", "p{x:y}"},
+        {":is(p, :where(i, #main)){x:y}", "p,i,#main{x:y}"}, /* nested */
+        {"p:is(div){x:y}", ""},                              /* two types: never */
+        {":is(p, i):is(.nothere){x:y}", ""},
+        {"p:not(:is(.a)){x:y}", "p:not(:is(.a)){x:y}"},      /* inside :not, as it was */
+        /* More than 32 selectors: left as it was. */
+        {":is(.a,.b,.c,.d,.e,.f):is(.a,.b,.c,.d,.e,.f){x:y}",
+         ":is(.a,.b,.c,.d,.e,.f):is(.a,.b,.c,.d,.e,.f){x:y}"},
+        {":is(p,i,div,b,u,s):is(p,i,div,b,u,s){x:y}", "p,i,div{x:y}"}, /* 6 of 36 can be, 3 are here */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *out = filter(cases[i].css);
+        size_t n = strlen(out);
+        while (n && out[n - 1] == '\n')
+            out[--n] = '\0'; /* the filter ends each rule with a newline */
+        if (strcmp(out, cases[i].out) != 0)
+            fail_msg("\"%s\" gave \"%s\", not \"%s\"", cases[i].css, out, cases[i].out);
+        free(out);
+    }
+    /* Broken ones: whatever comes out comes from the input. */
+    const char *broken[] = {":is(.a{x:y}", ":is(.a,{x:y}", ":is(){x:y}", ":is(>p){x:y}",
+                            ".a:is(p ){x:y}", ":where(.a)) p{x:y}", ":is(\"){x:y}"};
+    for (size_t i = 0; i < sizeof broken / sizeof broken[0]; i++) {
+        char *out = filter(broken[i]);
+        expect_from_input(broken[i], out);
+        free(out);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -157,6 +200,7 @@ int main(void)
         cmocka_unit_test(test_lists_media_and_at_rules),
         cmocka_unit_test(test_page_rewrite),
         cmocka_unit_test(test_broken_css_is_safe),
+        cmocka_unit_test(test_is_and_where_written_out),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
