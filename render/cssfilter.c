@@ -836,6 +836,103 @@ static int at_is(const char *name, size_t n, const char *what)
     return strlen(what) == n && eq_lower(name, what, n);
 }
 
+/* One range of Media Queries 4, `(width >= 48rem)`, `(30em < width <= 60em)`,
+ * written in the min-/max- form litehtml 0.6 reads, into `o`; 0 when
+ * [p, end) (inside the parentheses) is not one (then nothing is written). A
+ * bound is taken as inclusive either way. */
+static int put_media_range(base_buf *o, const char *p, const char *end)
+{
+    /* Up to three terms split by up to two comparisons. */
+    const char *term[3], *term_end[3];
+    char op[2][2];
+    int n = 0, ops = 0;
+    const char *q = p;
+    for (;;) {
+        while (q < end && base_html_space(*q))
+            q++;
+        const char *t = q;
+        while (q < end && !base_html_space(*q) && *q != '<' && *q != '>' && *q != '=')
+            q++;
+        if (q == t || n == 3)
+            return 0;
+        term[n] = t;
+        term_end[n++] = q;
+        while (q < end && base_html_space(*q))
+            q++;
+        if (q >= end)
+            break;
+        if (ops == 2 || (*q != '<' && *q != '>' && *q != '='))
+            return 0;
+        op[ops][0] = *q++;
+        op[ops][1] = 0;
+        if (q < end && *q == '=' && op[ops][0] != '=')
+            op[ops][1] = *q++;
+        ops++;
+    }
+    if (n != ops + 1 || n < 2)
+        return 0;
+    /* Which term is the feature. */
+    int f = -1;
+    for (int i = 0; i < n; i++) {
+        size_t len = (size_t)(term_end[i] - term[i]);
+        if ((len == 5 && eq_lower(term[i], "width", 5)) || (len == 6 && eq_lower(term[i], "height", 6)))
+            f = i;
+    }
+    if (f < 0 || (n == 3 && f != 1))
+        return 0;
+    int wrote = 0;
+    for (int k = 0; k < ops; k++) {
+        /* The value on the other side of comparison k, and which bound it is. */
+        int v = k == f ? k + 1 : k; /* feature op value, or value op feature */
+        if (v == f)
+            return 0;
+        char c = op[k][0];
+        const char *bound = c == '=' ? NULL : ((c == '>') == (k == f)) ? "min-" : "max-";
+        if (wrote++)
+            base_buf_puts(o, " and ");
+        base_buf_putc(o, '(');
+        if (bound)
+            base_buf_puts(o, bound);
+        base_buf_add(o, term[f], (size_t)(term_end[f] - term[f]));
+        base_buf_puts(o, ": ");
+        base_buf_add(o, term[v], (size_t)(term_end[v] - term[v]));
+        base_buf_putc(o, ')');
+    }
+    return 1;
+}
+
+/* An @media prelude, each range in it written in the min-/max- form:
+ * litehtml 0.6 takes `(width < 48rem)` for true at any width, so that the
+ * rules for narrow windows applied on every page that writes them so. */
+static void put_media_prelude(base_buf *o, const char *p, const char *end)
+{
+    while (p < end) {
+        const char *q = skip_opaque(p, end);
+        if (q != p) {
+            base_buf_add(o, p, (size_t)(q - p));
+            p = q;
+            continue;
+        }
+        if (*p == '(') {
+            const char *e = group_end(p, end);
+            const char *close = e > p + 1 && e[-1] == ')' ? e - 1 : NULL;
+            int range = 0;
+            for (const char *r = p + 1; close && r < close; r++)
+                range |= *r == '<' || *r == '>';
+            size_t mark = o->len;
+            if (range && !put_media_range(o, p + 1, close)) {
+                base_buf_shrink(o, o->len - mark);
+                range = 0;
+            }
+            if (!range)
+                base_buf_add(o, p, (size_t)(e - p));
+            p = e;
+            continue;
+        }
+        base_buf_putc(o, *p++);
+    }
+}
+
 static void filter_rules(css_index *ix, const char *p, const char *end, base_buf *o, int depth)
 {
     while (p < end && !o->oom) {
@@ -862,7 +959,10 @@ static void filter_rules(css_index *ix, const char *p, const char *end, base_buf
                  at_is(name, nl, "layer")) &&
                 depth < 16) {
                 size_t mark = o->len;
-                base_buf_add(o, p, (size_t)(pe - p));
+                if (at_is(name, nl, "media"))
+                    put_media_prelude(o, p, pe);
+                else
+                    base_buf_add(o, p, (size_t)(pe - p));
                 base_buf_add(o, "{", 1);
                 size_t inner = o->len;
                 filter_rules(ix, pe + 1, be > pe + 1 ? be - 1 : be, o, depth + 1);

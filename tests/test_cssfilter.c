@@ -193,6 +193,42 @@ static void test_is_and_where_written_out(void **state)
     }
 }
 
+/* Media Queries 4's ranges, which litehtml 0.6 takes for true at any width,
+ * written in the min-/max- form it reads. */
+static void test_media_ranges_written_out(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *css, *out;
+    } cases[] = {
+        {"@media (width >= 48rem){.a{x:y}}", "@media (min-width: 48rem){.a{x:y}\n}\n"},
+        {"@media (width<48rem){.a{x:y}}", "@media (max-width: 48rem){.a{x:y}\n}\n"},
+        {"@media screen and (600px < width){.a{x:y}}", "@media screen and (min-width: 600px){.a{x:y}\n}\n"},
+        {"@media (HEIGHT > 30em){.a{x:y}}", "@media (min-HEIGHT: 30em){.a{x:y}\n}\n"},
+        {"@media (400px <= width <= 700px), print{.a{x:y}}",
+         "@media (min-width: 400px) and (max-width: 700px), print{.a{x:y}\n}\n"},
+        /* Left as they are: the old form, other features, what is no range. */
+        {"@media (min-width: 600px){.a{x:y}}", "@media (min-width: 600px){.a{x:y}\n}\n"},
+        {"@media (aspect-ratio > 1){.a{x:y}}", "@media (aspect-ratio > 1){.a{x:y}\n}\n"},
+        {"@media (width >){.a{x:y}}", "@media (width >){.a{x:y}\n}\n"},
+        {"@media (1px < width < 2px < 3px){.a{x:y}}", "@media (1px < width < 2px < 3px){.a{x:y}\n}\n"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *out = filter(cases[i].css);
+        if (strcmp(out, cases[i].out) != 0)
+            fail_msg("\"%s\" gave \"%s\", not \"%s\"", cases[i].css, out, cases[i].out);
+        free(out);
+    }
+    /* Broken ones: written as they came (nothing read past the end). */
+    const char *broken[] = {"@media (width >= {.a{x:y}}", "@media (<){.a{x:y}}", "@media (width <= 1px",
+                            "@media (width <= \"){.a{x:y}}"};
+    for (size_t i = 0; i < sizeof broken / sizeof broken[0]; i++) {
+        char *out = filter(broken[i]);
+        expect_from_input(broken[i], out);
+        free(out);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -201,6 +237,7 @@ int main(void)
         cmocka_unit_test(test_page_rewrite),
         cmocka_unit_test(test_broken_css_is_safe),
         cmocka_unit_test(test_is_and_where_written_out),
+        cmocka_unit_test(test_media_ranges_written_out),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
