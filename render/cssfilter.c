@@ -770,17 +770,100 @@ static int expand_is(const char *s, size_t len, base_buf *out, int *count, int l
     return rc;
 }
 
+/* s with each :not() of a list outside brackets written as one :not() an
+ * item (`:not(.a, .b)` is `:not(.a):not(.b)`, which litehtml 0.6 reads: it
+ * takes the list for one selector that never matches, so that the rule
+ * applied to every element). Into `o`; 0 when s has no such :not(). */
+static int split_not(const char *s, size_t len, base_buf *o)
+{
+    int changed = 0;
+    size_t copied = 0;
+    for (size_t i = 0; i < len;) {
+        if (s[i] == '(' || s[i] == '[') {
+            i = (size_t)(group_end(s + i, s + len) - s);
+            continue;
+        }
+        if (s[i] == '\\') {
+            i += 2;
+            continue;
+        }
+        if (!(s[i] == ':' && i + 5 <= len && eq_lower(s + i + 1, "not(", 4) && (i == 0 || s[i - 1] != ':'))) {
+            i++;
+            continue;
+        }
+        size_t open = i + 4, close = (size_t)(group_end(s + open, s + len) - s);
+        if (close > len || s[close - 1] != ')')
+            break;
+        /* Its items, split at commas outside brackets. */
+        size_t items[64], n = 0, a = open + 1;
+        for (size_t k = a; k < close - 1 && n < 63;) {
+            if (s[k] == '(' || s[k] == '[') {
+                k = (size_t)(group_end(s + k, s + close - 1) - s);
+            } else if (s[k] == '\\') {
+                k += 2;
+            } else if (s[k] == '"' || s[k] == '\'') {
+                k = (size_t)(skip_opaque(s + k, s + close - 1) - s);
+            } else if (s[k] == ',') {
+                items[n++] = k;
+                k++;
+            } else {
+                k++;
+            }
+        }
+        if (n == 0 || n == 63) {
+            i = close;
+            continue;
+        }
+        items[n++] = close - 1;
+        /* An empty item makes the selector invalid: left as it is. */
+        int empty = 0;
+        for (size_t k = 0, b = a; k < n; b = items[k++] + 1) {
+            const char *x = s + b, *y = s + items[k];
+            while (x < y && base_html_space(*x))
+                x++;
+            empty |= x == y;
+        }
+        if (empty) {
+            i = close;
+            continue;
+        }
+        base_buf_add(o, s + copied, i - copied);
+        for (size_t k = 0; k < n; k++) {
+            const char *x = s + a, *y = s + items[k];
+            while (x < y && base_html_space(*x))
+                x++;
+            while (y > x && base_html_space(y[-1]))
+                y--;
+            base_buf_puts(o, ":not(");
+            base_buf_add(o, x, (size_t)(y - x));
+            base_buf_putc(o, ')');
+            a = items[k] + 1;
+        }
+        copied = i = close;
+        changed = 1;
+    }
+    if (changed)
+        base_buf_add(o, s + copied, len - copied);
+    return changed;
+}
+
 /* Writes the selector [a, a + n) when it may match; counts it in *kept. */
 static void put_selector(css_index *ix, const char *a, size_t n, base_buf *o, double *boxes,
                          int *kept)
 {
-    if (!selector_may_match(ix, a, n))
-        return;
-    ix->kept++;
-    if ((*kept)++)
-        base_buf_add(o, ",", 1);
-    base_buf_add(o, a, n);
-    *boxes += pseudo_bound(ix, a, n);
+    base_buf split = BASE_BUF_INIT;
+    if (split_not(a, n, &split) && !split.oom) {
+        a = split.data;
+        n = split.len;
+    }
+    if (selector_may_match(ix, a, n)) {
+        ix->kept++;
+        if ((*kept)++)
+            base_buf_add(o, ",", 1);
+        base_buf_add(o, a, n);
+        *boxes += pseudo_bound(ix, a, n);
+    }
+    base_buf_free(&split);
 }
 
 /* Writes the selectors of a prelude that may match, comma-separated, each

@@ -169,6 +169,12 @@ static void test_is_and_where_written_out(void **state)
         {"p:is(div){x:y}", ""},                              /* two types: never */
         {":is(p, i):is(.nothere){x:y}", ""},
         {"p:not(:is(.a)){x:y}", "p:not(:is(.a)){x:y}"},      /* inside :not, as it was */
+        /* A :not() of a list (litehtml 0.6 reads one selector there). */
+        {"p:not(.a, .zz){x:y}", "p:not(.a):not(.zz){x:y}"},
+        {".a :NOT( i , [x=\",\"] ,:nth-child(2n+1)) p{x:y}",
+         ".a :not(i):not([x=\",\"]):not(:nth-child(2n+1)) p{x:y}"},
+        {":is(p, i):not(.zz,.yy){x:y}", "p:not(.zz):not(.yy),i:not(.zz):not(.yy){x:y}"},
+        {"p:not(.a,,.b){x:y}", "p:not(.a,,.b){x:y}"},         /* not a selector: as it was */
         /* More than 32 selectors: left as it was. */
         {":is(.a,.b,.c,.d,.e,.f):is(.a,.b,.c,.d,.e,.f){x:y}",
          ":is(.a,.b,.c,.d,.e,.f):is(.a,.b,.c,.d,.e,.f){x:y}"},
@@ -185,6 +191,7 @@ static void test_is_and_where_written_out(void **state)
     }
     /* Broken ones: whatever comes out comes from the input. */
     const char *broken[] = {":is(.a{x:y}", ":is(.a,{x:y}", ":is(){x:y}", ":is(>p){x:y}",
+                            "p:not(.a,{x:y}", "p:not(,,){x:y}", "p:not(.a, \"){x:y}",
                             ".a:is(p ){x:y}", ":where(.a)) p{x:y}", ":is(\"){x:y}"};
     for (size_t i = 0; i < sizeof broken / sizeof broken[0]; i++) {
         char *out = filter(broken[i]);
