@@ -1016,7 +1016,75 @@ static void put_media_prelude(base_buf *o, const char *p, const char *end)
     }
 }
 
-static void filter_rules(css_index *ix, const char *p, const char *end, base_buf *o, int depth)
+/* Whether a browser of today meets an @supports condition [p, end): every
+ * declaration and selector() it tests is taken as supported but another
+ * engine's prefixed ones (-moz-, -ms-, -o-), as a Blink browser would;
+ * not, and, or as they say; anything else (font-tech(), a condition not
+ * read) is not met. */
+static int supports_met(const char *p, const char *end, int level)
+{
+    while (p < end && base_html_space(*p))
+        p++;
+    while (end > p && base_html_space(end[-1]))
+        end--;
+    if (p >= end || level > 16)
+        return 0;
+    if (end - p > 3 && eq_lower(p, "not", 3) && (base_html_space(p[3]) || p[3] == '('))
+        return !supports_met(p + 3, end, level + 1);
+    int met = -1, op = 0; /* op: 0 none yet, 1 and, 2 or */
+    while (p < end) {
+        while (p < end && base_html_space(*p))
+            p++;
+        if (p >= end)
+            break;
+        if (met >= 0) { /* and / or */
+            if (end - p > 3 && eq_lower(p, "and", 3) && (base_html_space(p[3]) || p[3] == '('))
+                op = 1, p += 3;
+            else if (end - p > 2 && eq_lower(p, "or", 2) && (base_html_space(p[2]) || p[2] == '('))
+                op = 2, p += 2;
+            else
+                return 0;
+            while (p < end && base_html_space(*p))
+                p++;
+        }
+        const char *name = p;
+        while (p < end && *p != '(' && !base_html_space(*p))
+            p++;
+        if (p >= end || *p != '(')
+            return 0;
+        const char *e = group_end(p, end);
+        if (e[-1] != ')')
+            return 0;
+        int one;
+        if (p > name) { /* a function: selector() is met */
+            one = (size_t)(p - name) == 8 && eq_lower(name, "selector", 8);
+        } else {
+            /* A declaration, or a condition in parentheses. */
+            const char *a = p + 1, *b = e - 1, *colon = NULL;
+            while (a < b && base_html_space(*a))
+                a++;
+            for (const char *q = a; q < b && *q != '(' && !colon; q++)
+                if (*q == ':')
+                    colon = q;
+            if (colon && !(b - a > 3 && eq_lower(a, "not", 3) && (base_html_space(a[3]) || a[3] == '(')))
+                one = !((colon - a > 5 && eq_lower(a, "-moz-", 5)) || (colon - a > 4 && eq_lower(a, "-ms-", 4)) ||
+                        (colon - a > 3 && eq_lower(a, "-o-", 3)));
+            else
+                one = supports_met(a, b, level + 1);
+        }
+        met = met < 0 ? one : op == 1 ? (met && one) : (met || one);
+        p = e;
+    }
+    return met > 0;
+}
+
+/* Which rules filter_rules writes: a layer's rules lose to the rules
+ * outside any layer whatever their order, so a sheet's layers are written
+ * first, then the rest (the nearest litehtml's order comes to it). */
+enum { RULES_ALL, RULES_LAYERED, RULES_UNLAYERED };
+
+static void filter_rules(css_index *ix, const char *p, const char *end, base_buf *o, int depth,
+                         int which)
 {
     while (p < end && !o->oom) {
         const char *q = skip_opaque(p, end);
@@ -1031,15 +1099,30 @@ static void filter_rules(css_index *ix, const char *p, const char *end, base_buf
                 ne++;
             size_t nl = (size_t)(ne - name);
             if (pe >= end || *pe != '{') { /* @import, @charset, @namespace */
-                base_buf_add(o, p, (size_t)(pe - p));
-                base_buf_add(o, ";", 1);
+                if (which != RULES_UNLAYERED) { /* written once, first */
+                    base_buf_add(o, p, (size_t)(pe - p));
+                    base_buf_add(o, ";", 1);
+                }
                 p = pe < end ? pe + 1 : end;
                 continue;
             }
             const char *be = block_end(pe, end);
-            if ((at_is(name, nl, "media") || at_is(name, nl, "supports") ||
-                 at_is(name, nl, "document") || at_is(name, nl, "-moz-document") ||
-                 at_is(name, nl, "layer")) &&
+            /* litehtml 0.6 drops the rules of an @layer or an @supports
+             * block: those of a layer, and of a condition a browser meets,
+             * are written as rules of the block around them. */
+            if (at_is(name, nl, "layer") && depth < 16) {
+                if (which != RULES_UNLAYERED)
+                    filter_rules(ix, pe + 1, be > pe + 1 ? be - 1 : be, o, depth + 1, RULES_ALL);
+                p = be;
+                continue;
+            }
+            if (at_is(name, nl, "supports") && supports_met(ne, pe, 0) && depth < 16) {
+                filter_rules(ix, pe + 1, be > pe + 1 ? be - 1 : be, o, depth + 1, which);
+                p = be;
+                continue;
+            }
+            if ((at_is(name, nl, "media") || at_is(name, nl, "document") ||
+                 at_is(name, nl, "-moz-document")) &&
                 depth < 16) {
                 size_t mark = o->len;
                 if (at_is(name, nl, "media"))
@@ -1048,7 +1131,7 @@ static void filter_rules(css_index *ix, const char *p, const char *end, base_buf
                     base_buf_add(o, p, (size_t)(pe - p));
                 base_buf_add(o, "{", 1);
                 size_t inner = o->len;
-                filter_rules(ix, pe + 1, be > pe + 1 ? be - 1 : be, o, depth + 1);
+                filter_rules(ix, pe + 1, be > pe + 1 ? be - 1 : be, o, depth + 1, which);
                 if (o->len == inner) /* nothing left inside */
                     base_buf_shrink(o, o->len - mark);
                 else
@@ -1060,6 +1143,10 @@ static void filter_rules(css_index *ix, const char *p, const char *end, base_buf
         }
         if (pe >= end || *pe != '{') { /* a stray prelude: drop it */
             p = pe < end ? pe + 1 : end;
+            continue;
+        }
+        if (which == RULES_LAYERED) { /* outside any layer: the second pass's */
+            p = block_end(pe, end);
             continue;
         }
         const char *be = block_end(pe, end);
@@ -1084,10 +1171,24 @@ static void filter_rules(css_index *ix, const char *p, const char *end, base_buf
     }
 }
 
+/* Whether the sheet may hold an @layer block (a cheap look, case aside). */
+static int css_has_layer(const char *css, size_t len)
+{
+    for (const char *p = css; (p = memchr(p, '@', (size_t)(css + len - p))) != NULL; p++)
+        if ((size_t)(css + len - p) > 6 && eq_lower(p + 1, "layer", 5))
+            return 1;
+    return 0;
+}
+
 char *css_filter(css_index *ix, const char *css, size_t len, size_t *out_len)
 {
     base_buf o = BASE_BUF_INIT;
-    filter_rules(ix, css, css + len, &o, 0);
+    if (css_has_layer(css, len)) {
+        filter_rules(ix, css, css + len, &o, 0, RULES_LAYERED);
+        filter_rules(ix, css, css + len, &o, 0, RULES_UNLAYERED);
+    } else {
+        filter_rules(ix, css, css + len, &o, 0, RULES_ALL);
+    }
     return base_buf_take(&o, out_len);
 }
 

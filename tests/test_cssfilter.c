@@ -84,6 +84,35 @@ static void test_lists_media_and_at_rules(void **state)
                  "@import url(x.css);/* .a{} */p{content:\"}{\"}");
     assert_string_equal(out, "@import url(x.css);p{content:\"}{\"}\n");
     free(out);
+    /* litehtml 0.6 drops what is inside @layer and @supports: a layer's
+     * rules, and those of a condition a browser of today meets, come out
+     * of their block; an unmet condition's rules go. */
+    static const struct {
+        const char *css, *out;
+    } blocks[] = {
+        {"@layer base{.a{e:f}.q{g:h}}", ".a{e:f}\n"},
+        {"@layer a, b;@layer b{@media (min-width:1px){.a{e:f}}}", "@layer a, b;@media (min-width:1px){.a{e:f}\n}\n"},
+        /* A layer's rules lose to the others whatever their order: first. */
+        {"@import url(x.css);p{g:h}@layer x{.a{e:f}}@media print{}div{i:j}",
+         "@import url(x.css);.a{e:f}\np{g:h}\ndiv{i:j}\n"},
+        {"@media (min-width:1px){p{g:h}@layer x{.a{e:f}}}",
+         "@media (min-width:1px){.a{e:f}\n}\n@media (min-width:1px){p{g:h}\n}\n"},
+        {"@supports (display: grid){.a{e:f}}", ".a{e:f}\n"},
+        {"@supports not (display: grid){.a{e:f}}", ""},
+        {"@supports (-moz-appearance: none){.a{e:f}}", ""},            /* another engine's */
+        {"@supports (-webkit-appearance: none){.a{e:f}}", ".a{e:f}\n"},
+        {"@supports (display: grid) and (not (display: inline-grid)){.a{e:f}}", ""},
+        {"@supports (-ms-grid-row: 1) or ((gap: 1px) and selector(a > b)){.a{e:f}}", ".a{e:f}\n"},
+        {"@supports font-tech(color-COLRv1){.a{e:f}}", ""},
+        {"@supports (display: grid) nonsense (x: y){.a{e:f}}", ""},
+        {"@supports (display: grid) or{.a{e:f}}", ""},
+    };
+    for (size_t i = 0; i < sizeof blocks / sizeof blocks[0]; i++) {
+        out = filter(blocks[i].css);
+        if (strcmp(out, blocks[i].out) != 0)
+            fail_msg("\"%s\" gave \"%s\", not \"%s\"", blocks[i].css, out, blocks[i].out);
+        free(out);
+    }
 }
 
 static void test_page_rewrite(void **state)
