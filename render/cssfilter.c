@@ -1078,6 +1078,164 @@ static int supports_met(const char *p, const char *end, int level)
     return met > 0;
 }
 
+/* CSS nesting ------------------------------------------------------------------ */
+
+/* The first '{' of a declaration block [p, end) outside strings, comments
+ * and brackets: where a nested rule's block opens; NULL when none. */
+static const char *nested_open(const char *p, const char *end)
+{
+    int paren = 0;
+    while (p < end) {
+        const char *q = skip_opaque(p, end);
+        if (q != p) {
+            p = q;
+            continue;
+        }
+        if (*p == '(' || *p == '[')
+            paren++;
+        else if ((*p == ')' || *p == ']') && paren > 0)
+            paren--;
+        else if (!paren && *p == '{')
+            return p;
+        p++;
+    }
+    return NULL;
+}
+
+/* A nested selector list [c, c_end) against its parent's list [par,
+ * par_end): each `&` is the parent, `:is(parent)`, and a selector without
+ * one is the parent's descendant. */
+static void put_nested_selectors(base_buf *o, const char *par, size_t par_len, const char *c,
+                                 const char *c_end, size_t cap)
+{
+    int first = 1, paren = 0;
+    const char *start = c;
+    for (const char *q = c; q <= c_end && o->len <= cap; q++) {
+        if (q < c_end) {
+            const char *r = skip_opaque(q, c_end);
+            if (r != q) {
+                q = r - 1;
+                continue;
+            }
+            if (*q == '(' || *q == '[')
+                paren++;
+            else if ((*q == ')' || *q == ']') && paren > 0)
+                paren--;
+            if (paren || *q != ',')
+                continue;
+        }
+        const char *a = start, *b = q;
+        start = q + 1;
+        while (a < b && base_html_space(*a))
+            a++;
+        while (b > a && base_html_space(b[-1]))
+            b--;
+        if (a == b)
+            continue;
+        if (!first)
+            base_buf_putc(o, ',');
+        first = 0;
+        int amp = 0;
+        for (const char *x = a; x < b; x++) {
+            const char *r = skip_opaque(x, b);
+            if (r != x) {
+                base_buf_add(o, x, (size_t)(r - x));
+                x = r - 1;
+            } else if (*x == '&') {
+                base_buf_puts(o, ":is(");
+                base_buf_add(o, par, par_len);
+                base_buf_putc(o, ')');
+                amp = 1;
+            } else {
+                base_buf_putc(o, *x);
+            }
+        }
+        if (!amp) { /* a descendant of the parent: the parent goes first */
+            size_t len = (size_t)(b - a);
+            base_buf_shrink(o, len);
+            base_buf_puts(o, ":is(");
+            base_buf_add(o, par, par_len);
+            base_buf_puts(o, ") ");
+            base_buf_add(o, a, len);
+        }
+    }
+}
+
+/* The rule of selectors [sel, sel_end) and declaration block [blk,
+ * blk_end) written without nesting into `o`: its own declarations under
+ * its selectors, then each nested rule under the selectors nesting makes
+ * (put_nested_selectors), each nested @media, @supports or @layer around
+ * a rule of the parent's selectors. Beyond `level` 16 nested rules go. */
+static void flatten_rule(const char *sel, size_t sel_len, const char *blk, const char *blk_end,
+                         base_buf *o, int level, size_t cap)
+{
+    base_buf own = BASE_BUF_INIT, nested = BASE_BUF_INIT;
+    const char *p = blk;
+    while (p < blk_end && o->len + own.len + nested.len <= cap) {
+        /* The next declaration, or the prelude of a nested rule. */
+        const char *e = p;
+        int paren = 0;
+        while (e < blk_end) {
+            const char *q = skip_opaque(e, blk_end);
+            if (q != e) {
+                e = q;
+                continue;
+            }
+            if (*e == '(' || *e == '[')
+                paren++;
+            else if ((*e == ')' || *e == ']') && paren > 0)
+                paren--;
+            else if (!paren && (*e == ';' || *e == '{' || *e == '}'))
+                break;
+            e++;
+        }
+        if (e < blk_end && *e == '{') {
+            const char *be = block_end(e, blk_end);
+            const char *inner = e + 1, *inner_end = be > inner && be[-1] == '}' ? be - 1 : be;
+            const char *a = p;
+            while (a < e && base_html_space(*a))
+                a++;
+            if (level < 16 && a < e && *a == '@') {
+                /* @media (...) { declarations and rules }: around the parent's rule. */
+                base_buf_add(&nested, a, (size_t)(e - a));
+                base_buf_putc(&nested, '{');
+                flatten_rule(sel, sel_len, inner, inner_end, &nested, level + 1, cap);
+                base_buf_puts(&nested, "}\n");
+            } else if (level < 16 && a < e) {
+                base_buf child = BASE_BUF_INIT;
+                put_nested_selectors(&child, sel, sel_len, a, e, cap);
+                if (child.len && !child.oom && child.len <= cap)
+                    flatten_rule(child.data, child.len, inner, inner_end, &nested, level + 1, cap);
+                nested.oom |= child.oom;
+                base_buf_free(&child);
+            }
+            p = be;
+            continue;
+        }
+        const char *d = p, *d_end = e;
+        while (d < d_end && base_html_space(*d))
+            d++;
+        while (d_end > d && base_html_space(d_end[-1]))
+            d_end--;
+        if (d_end > d) {
+            base_buf_add(&own, d, (size_t)(d_end - d));
+            base_buf_putc(&own, ';');
+        }
+        p = e < blk_end ? e + 1 : e;
+    }
+    if (own.len) {
+        base_buf_add(o, sel, sel_len);
+        base_buf_putc(o, '{');
+        base_buf_add(o, own.data, own.len);
+        base_buf_puts(o, "}\n");
+    }
+    if (nested.len)
+        base_buf_add(o, nested.data, nested.len);
+    o->oom |= own.oom | nested.oom;
+    base_buf_free(&own);
+    base_buf_free(&nested);
+}
+
 /* Which rules filter_rules writes: a layer's rules lose to the rules
  * outside any layer whatever their order, so a sheet's layers are written
  * first, then the rest (the nearest litehtml's order comes to it). */
@@ -1150,6 +1308,25 @@ static void filter_rules(css_index *ix, const char *p, const char *end, base_buf
             continue;
         }
         const char *be = block_end(pe, end);
+        const char *inner_end = be > pe + 1 && be[-1] == '}' ? be - 1 : be;
+        if (depth < 16 && nested_open(pe + 1, inner_end)) {
+            /* CSS nesting, which litehtml 0.6 does not read: the rules it
+             * stands for, filtered as any others. Bounded: a flattened rule
+             * over 16 times its text (each nested selector holds its
+             * parent's) is left out. */
+            const char *a = p, *b = pe;
+            while (b > a && base_html_space(b[-1]))
+                b--;
+            base_buf flat = BASE_BUF_INIT;
+            size_t cap = 16 * (size_t)(be - p) + 4096;
+            flatten_rule(a, (size_t)(b - a), pe + 1, inner_end, &flat, 0, cap);
+            if (!flat.oom && flat.len <= cap)
+                filter_rules(ix, flat.data ? flat.data : "", flat.data ? flat.data + flat.len : "",
+                             o, depth + 1, RULES_ALL);
+            base_buf_free(&flat);
+            p = be;
+            continue;
+        }
         size_t mark = o->len;
         double boxes = 0;
         int kept = put_selectors(ix, p, pe, o, &boxes);

@@ -106,6 +106,15 @@ static void test_lists_media_and_at_rules(void **state)
         {"@supports font-tech(color-COLRv1){.a{e:f}}", ""},
         {"@supports (display: grid) nonsense (x: y){.a{e:f}}", ""},
         {"@supports (display: grid) or{.a{e:f}}", ""},
+        /* CSS nesting, which litehtml 0.6 does not read: written out. */
+        {".a{color:red;& p{x:y}}", ".a{color:red;}\n.a p{x:y;}\n"},
+        {".a{&:first-child{x:y}g:h}", ".a{g:h;}\n.a:first-child{x:y;}\n"},
+        {".a, p{ i{x:y} }", ".a i,p i{x:y;}\n"},
+        {".a{ p{ i{x:y} } }", ".a p i{x:y;}\n"},
+        {"div{.B &{x:y}}", ".B div{x:y;}\n"},
+        {".a{@media (min-width:1px){x:y}}", "@media (min-width:1px){.a{x:y;}\n}\n"},
+        {".a{ .zz{x:y} }", ""},
+        {".a{content:\"{\";k:l}", ".a{content:\"{\";k:l}\n"},    /* a brace in a string */
     };
     for (size_t i = 0; i < sizeof blocks / sizeof blocks[0]; i++) {
         out = filter(blocks[i].css);
@@ -171,7 +180,8 @@ static void test_broken_css_is_safe(void **state)
         free(out);
     }
     /* The rest: whatever comes out comes from the input. */
-    const char *more[] = {"@media screen{.a{", "}}}.a{x:y}", ".a,,,{x:y}", "@", "@media{", "}"};
+    const char *more[] = {"@media screen{.a{", "}}}.a{x:y}", ".a,,,{x:y}", "@", "@media{", "}",
+                          ".a{p{", ".a{p{i{", ".a{@media{", ".a{;;{}}", "{.a{}}"};
     for (size_t i = 0; i < sizeof more / sizeof more[0]; i++) {
         char *out = filter(more[i]);
         expect_from_input(more[i], out);
