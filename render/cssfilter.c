@@ -984,6 +984,62 @@ static int put_media_range(base_buf *o, const char *p, const char *end)
     return 1;
 }
 
+/* Media features litehtml 0.6 does not know and takes for true whatever
+ * they ask (a touch screen's rules, a dark theme's, those for a browser
+ * running scripts all applied), as the browser glance stands for answers
+ * them: a desktop window, a mouse, a light theme, no scripts, reduced
+ * motion (nothing moves: pages then give their static version), no other
+ * preference: each feature's value that holds. A feature alone (`(hover)`)
+ * holds unless that value is "none" or "no-preference". */
+static const struct {
+    const char *name, *holds;
+} media_answers[] = {
+    {"hover", "hover"},
+    {"any-hover", "hover"},
+    {"pointer", "fine"},
+    {"any-pointer", "fine"},
+    {"prefers-color-scheme", "light"},
+    {"prefers-reduced-motion", "reduce"}, /* nothing moves here: the static version */
+    {"prefers-reduced-transparency", "no-preference"},
+    {"prefers-reduced-data", "no-preference"},
+    {"prefers-contrast", "no-preference"},
+    {"forced-colors", "none"},
+    {"inverted-colors", "none"},
+    {"scripting", "none"},
+    {"display-mode", "browser"},
+    {"update", "fast"},
+    {"overflow-block", "scroll"},
+    {"overflow-inline", "scroll"},
+};
+
+/* `(name: value)` or `(name)`, [p, end) inside the parentheses, of a
+ * feature of media_answers: 1 when it holds, 0 when not; -1 for any other. */
+static int media_answer(const char *p, const char *end)
+{
+    while (p < end && base_html_space(*p))
+        p++;
+    while (end > p && base_html_space(end[-1]))
+        end--;
+    const char *colon = memchr(p, ':', (size_t)(end - p));
+    const char *ne = colon ? colon : end;
+    while (ne > p && base_html_space(ne[-1]))
+        ne--;
+    const char *v = colon ? colon + 1 : end;
+    while (v < end && base_html_space(*v))
+        v++;
+    for (size_t i = 0; i < sizeof media_answers / sizeof media_answers[0]; i++) {
+        size_t n = strlen(media_answers[i].name);
+        if ((size_t)(ne - p) != n || !eq_lower(p, media_answers[i].name, n))
+            continue;
+        if (!colon) /* the feature alone: whether its answer is something */
+            return strcmp(media_answers[i].holds, "none") != 0 &&
+                   strcmp(media_answers[i].holds, "no-preference") != 0;
+        size_t vl = (size_t)(end - v);
+        return vl == strlen(media_answers[i].holds) && eq_lower(v, media_answers[i].holds, vl);
+    }
+    return -1;
+}
+
 /* An @media prelude, each range in it written in the min-/max- form:
  * litehtml 0.6 takes `(width < 48rem)` for true at any width, so that the
  * rules for narrow windows applied on every page that writes them so. */
@@ -1007,7 +1063,12 @@ static void put_media_prelude(base_buf *o, const char *p, const char *end)
                 base_buf_shrink(o, o->len - mark);
                 range = 0;
             }
-            if (!range)
+            /* A feature litehtml does not know: a test it reads, always met
+             * or never (the window is wider than 0). */
+            int answer = !range && close ? media_answer(p + 1, close) : -1;
+            if (answer >= 0)
+                base_buf_puts(o, answer ? "(min-width: 0px)" : "(max-width: 0px)");
+            else if (!range)
                 base_buf_add(o, p, (size_t)(e - p));
             p = e;
             continue;

@@ -253,6 +253,16 @@ static void test_media_ranges_written_out(void **state)
         {"@media (HEIGHT > 30em){.a{x:y}}", "@media (min-HEIGHT: 30em){.a{x:y}\n}\n"},
         {"@media (400px <= width <= 700px), print{.a{x:y}}",
          "@media (min-width: 400px) and (max-width: 700px), print{.a{x:y}\n}\n"},
+        /* Features litehtml takes for true whatever they ask, answered as a
+         * desktop browser without scripts answers them. */
+        {"@media (hover: none){.a{x:y}}", "@media (max-width: 0px){.a{x:y}\n}\n"},
+        {"@media screen and (Hover:hover){.a{x:y}}", "@media screen and (min-width: 0px){.a{x:y}\n}\n"},
+        {"@media (prefers-color-scheme: dark){.a{x:y}}", "@media (max-width: 0px){.a{x:y}\n}\n"},
+        {"@media (scripting: none){.a{x:y}}", "@media (min-width: 0px){.a{x:y}\n}\n"},
+        {"@media (scripting){.a{x:y}}", "@media (max-width: 0px){.a{x:y}\n}\n"},
+        {"@media (prefers-reduced-motion){.a{x:y}}", "@media (min-width: 0px){.a{x:y}\n}\n"},
+        {"@media (prefers-contrast){.a{x:y}}", "@media (max-width: 0px){.a{x:y}\n}\n"},
+        {"@media not all and (pointer: coarse){.a{x:y}}", "@media not all and (max-width: 0px){.a{x:y}\n}\n"},
         /* Left as they are: the old form, other features, what is no range. */
         {"@media (min-width: 600px){.a{x:y}}", "@media (min-width: 600px){.a{x:y}\n}\n"},
         {"@media (aspect-ratio > 1){.a{x:y}}", "@media (aspect-ratio > 1){.a{x:y}\n}\n"},
