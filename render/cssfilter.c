@@ -691,9 +691,10 @@ static size_t find_is(const char *s, size_t len, size_t *open)
  * `.a :is(.b > p, h2).c` is `.a .b > p.c, .a h2.c`. Exact where the :is()
  * opens the selector or holds compounds only; elsewhere an argument's
  * combinators follow those before the :is() (a subset of what it
- * matches). :where()'s specificity becomes its argument's. Returns the
- * number written, or -1 when there would be more than
- * CSS_MAX_IS_SELECTORS (the selector is then left as it is). */
+ * matches). :where()'s specificity becomes its argument's. Returns 0
+ * (*count selectors written), or -1 when there would be more than
+ * CSS_MAX_IS_SELECTORS or the selector is not read (it is then left as it
+ * is). */
 static int expand_is(const char *s, size_t len, base_buf *out, int *count, int level)
 {
     size_t open, at = find_is(s, len, &open);

@@ -260,7 +260,8 @@ struct builder {
                           ws == litehtml::white_space_pre_line;
         n->in_link = (parent && parent->in_link) || (dom_is_tag(n, "a") && dom_attr_get(n, "href"));
 
-        // visibility:hidden keeps the box (render_reveal may show it).
+        // visibility:hidden keeps its box (container.cpp's reveal_visibility
+        // may show it).
         if (!parent_hidden && !(n->hidden & DOM_HIDDEN_DISPLAY_NONE)) {
             if (n->display == DOM_DISPLAY_INLINE && disp != litehtml::display_inline_block &&
                 disp != litehtml::display_inline_table) {
