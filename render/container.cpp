@@ -544,16 +544,22 @@ static int page_depth(const char *html, size_t len, const render_html_counts &c,
 }
 
 // Bytes of the text a reader is shown, white space not counted.
+// A text node's bytes, white space not counted (css_page_info's measure).
+static size_t text_bytes_of(const dom_node *d)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < d->text_len; i++)
+        n += !base_html_space(d->text[i]);
+    return n;
+}
+
 static size_t shown_text_bytes(const dom_doc *dom)
 {
     size_t n = 0;
     const dom_node *root = dom_doc_root(dom);
-    for (const dom_node *d = root; d; d = dom_next(d, root)) {
-        if (d->kind != DOM_TEXT || dom_node_left_out(d))
-            continue;
-        for (size_t i = 0; i < d->text_len; i++)
-            n += !base_html_space(d->text[i]);
-    }
+    for (const dom_node *d = root; d; d = dom_next(d, root))
+        if (d->kind == DOM_TEXT && !dom_node_left_out(d))
+            n += text_bytes_of(d);
     return n;
 }
 
@@ -568,14 +574,9 @@ static bool reveal_visibility(dom_doc *dom, size_t text_bytes)
 {
     size_t shown = 0, held = 0;
     dom_node *root = dom_doc_root(dom);
-    for (const dom_node *d = root; d; d = dom_next(d, root)) {
-        if (d->kind != DOM_TEXT || (d->hidden & ~(unsigned)DOM_HIDDEN_VISIBILITY))
-            continue;
-        size_t n = 0;
-        for (size_t i = 0; i < d->text_len; i++)
-            n += !base_html_space(d->text[i]);
-        (d->hidden ? held : shown) += n;
-    }
+    for (const dom_node *d = root; d; d = dom_next(d, root))
+        if (d->kind == DOM_TEXT && !(d->hidden & ~(unsigned)DOM_HIDDEN_VISIBILITY))
+            (d->hidden ? held : shown) += text_bytes_of(d);
     if (held == 0 || (double)shown >= RENDER_HIDDEN_SHARE * (double)text_bytes)
         return false;
     for (dom_node *d = root; d; d = dom_next(d, root))
