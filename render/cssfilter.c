@@ -602,23 +602,56 @@ static int is_combinator(char c)
     return base_html_space(c) || c == '>' || c == '+' || c == '~';
 }
 
+/* Past what a selector's structure takes whole at s[i]: a bracketed group,
+ * an escape's two bytes; i itself at anything else. */
+static size_t past_group(const char *s, size_t i, size_t len)
+{
+    if (s[i] == '(' || s[i] == '[')
+        return (size_t)(group_end(s + i, s + len) - s);
+    if (s[i] == '\\')
+        return i + 2 < len ? i + 2 : len;
+    return i;
+}
+
+/* The next item of a comma-separated list [*p, end) (a prelude's
+ * selectors, the arguments of :is() or :not()): its bytes, white space
+ * trimmed, in [*a, *b); *p moves past its comma, beyond end after the last
+ * item. A comma inside brackets, a string, a comment or an escape parts no
+ * items. 0 when the list is done. */
+static int list_item(const char **p, const char *end, const char **a, const char **b)
+{
+    if (*p > end)
+        return 0;
+    const char *q = *p;
+    while (q < end && *q != ',') {
+        const char *r = skip_opaque(q, end);
+        if (r == q) {
+            size_t j = past_group(q, 0, (size_t)(end - q));
+            r = q + (j ? j : 1);
+        }
+        q = r;
+    }
+    const char *x = *p, *y = q;
+    while (x < y && base_html_space(*x))
+        x++;
+    while (y > x && base_html_space(y[-1]))
+        y--;
+    *a = x;
+    *b = y;
+    *p = q + 1;
+    return 1;
+}
+
 /* Where the compound selector that holds position `at` of s starts: after
  * the last combinator before it outside brackets. */
 static size_t compound_start(const char *s, size_t at)
 {
     size_t start = 0;
     for (size_t i = 0; i < at;) {
-        if (s[i] == '(' || s[i] == '[') {
-            i = (size_t)(group_end(s + i, s + at) - s);
-            continue;
-        }
-        if (s[i] == '\\') {
-            i += 2;
-            continue;
-        }
-        if (is_combinator(s[i]))
+        size_t j = past_group(s, i, at);
+        if (j == i && is_combinator(s[i]))
             start = i + 1;
-        i++;
+        i = j != i ? j : i + 1;
     }
     return start < at ? start : at;
 }
@@ -627,17 +660,10 @@ static size_t compound_start(const char *s, size_t at)
 static size_t compound_end(const char *s, size_t from, size_t len)
 {
     for (size_t i = from; i < len;) {
-        if (s[i] == '(' || s[i] == '[') {
-            i = (size_t)(group_end(s + i, s + len) - s);
-            continue;
-        }
-        if (s[i] == '\\') {
-            i += 2;
-            continue;
-        }
-        if (is_combinator(s[i]))
+        size_t j = past_group(s, i, len);
+        if (j == i && is_combinator(s[i]))
             return i;
-        i++;
+        i = j != i ? j : i + 1;
     }
     return len;
 }
@@ -659,12 +685,9 @@ static size_t find_is(const char *s, size_t len, size_t *open)
 {
     static const char *const names[] = {"is(", "where(", "matches(", "-webkit-any(", "-moz-any("};
     for (size_t i = 0; i < len;) {
-        if (s[i] == '(' || s[i] == '[') {
-            i = (size_t)(group_end(s + i, s + len) - s);
-            continue;
-        }
-        if (s[i] == '\\') {
-            i += 2;
+        size_t j = past_group(s, i, len);
+        if (j != i) {
+            i = j;
             continue;
         }
         if (s[i] == ':' && i + 1 < len && s[i + 1] != ':')
@@ -716,26 +739,8 @@ static int expand_is(const char *s, size_t len, base_buf *out, int *count, int l
     size_t tp = type_len(cp, cp_len);
     base_buf one = BASE_BUF_INIT;
     int rc = 0;
-    const char *args = s + open + 1, *args_end = s + close - 1;
-    for (const char *a = args; a <= args_end && rc == 0;) {
-        /* The next argument, to a ',' outside brackets. */
-        const char *e = a;
-        while (e < args_end && *e != ',') {
-            if (*e == '(' || *e == '[')
-                e = group_end(e, args_end);
-            else if (*e == '\\' && e + 1 < args_end)
-                e += 2;
-            else if (*e == '"' || *e == '\'')
-                e = skip_opaque(e, args_end);
-            else
-                e++;
-        }
-        const char *x = a, *y = e;
-        a = e + 1;
-        while (x < y && base_html_space(*x))
-            x++;
-        while (y > x && base_html_space(y[-1]))
-            y--;
+    const char *args = s + open + 1, *args_end = s + close - 1, *x, *y;
+    while (rc == 0 && list_item(&args, args_end, &x, &y)) {
         size_t n = (size_t)(y - x);
         if (n == 0 || is_combinator(*x) || is_combinator(y[-1]))
             continue; /* empty or not a selector: forgiven, as the list forgives */
@@ -780,65 +785,36 @@ static int split_not(const char *s, size_t len, base_buf *o)
     int changed = 0;
     size_t copied = 0;
     for (size_t i = 0; i < len;) {
-        if (s[i] == '(' || s[i] == '[') {
-            i = (size_t)(group_end(s + i, s + len) - s);
+        size_t j = past_group(s, i, len);
+        if (j != i) {
+            i = j;
             continue;
         }
-        if (s[i] == '\\') {
-            i += 2;
-            continue;
-        }
-        if (!(s[i] == ':' && i + 5 <= len && eq_lower(s + i + 1, "not(", 4) && (i == 0 || s[i - 1] != ':'))) {
+        if (!(s[i] == ':' && i + 5 <= len && eq_lower(s + i + 1, "not(", 4) &&
+              (i == 0 || s[i - 1] != ':'))) {
             i++;
             continue;
         }
         size_t open = i + 4, close = (size_t)(group_end(s + open, s + len) - s);
         if (close > len || s[close - 1] != ')')
             break;
-        /* Its items, split at commas outside brackets. */
-        size_t items[64], n = 0, a = open + 1;
-        for (size_t k = a; k < close - 1 && n < 63;) {
-            if (s[k] == '(' || s[k] == '[') {
-                k = (size_t)(group_end(s + k, s + close - 1) - s);
-            } else if (s[k] == '\\') {
-                k += 2;
-            } else if (s[k] == '"' || s[k] == '\'') {
-                k = (size_t)(skip_opaque(s + k, s + close - 1) - s);
-            } else if (s[k] == ',') {
-                items[n++] = k;
-                k++;
-            } else {
-                k++;
-            }
-        }
-        if (n == 0 || n == 63) {
-            i = close;
-            continue;
-        }
-        items[n++] = close - 1;
-        /* An empty item makes the selector invalid: left as it is. */
-        int empty = 0;
-        for (size_t k = 0, b = a; k < n; b = items[k++] + 1) {
-            const char *x = s + b, *y = s + items[k];
-            while (x < y && base_html_space(*x))
-                x++;
+        /* Its items: 2 to 63 of them, none empty (an empty one makes the
+         * selector invalid), else it is left as it is. */
+        const char *p = s + open + 1, *end = s + close - 1, *x, *y;
+        int items = 0, empty = 0;
+        while (list_item(&p, end, &x, &y)) {
+            items++;
             empty |= x == y;
         }
-        if (empty) {
+        if (items < 2 || items > 63 || empty) {
             i = close;
             continue;
         }
         base_buf_add(o, s + copied, i - copied);
-        for (size_t k = 0; k < n; k++) {
-            const char *x = s + a, *y = s + items[k];
-            while (x < y && base_html_space(*x))
-                x++;
-            while (y > x && base_html_space(y[-1]))
-                y--;
+        for (p = s + open + 1; list_item(&p, end, &x, &y);) {
             base_buf_puts(o, ":not(");
             base_buf_add(o, x, (size_t)(y - x));
             base_buf_putc(o, ')');
-            a = items[k] + 1;
         }
         copied = i = close;
         changed = 1;
@@ -959,7 +935,8 @@ static int put_media_range(base_buf *o, const char *p, const char *end)
     int f = -1;
     for (int i = 0; i < n; i++) {
         size_t len = (size_t)(term_end[i] - term[i]);
-        if ((len == 5 && eq_lower(term[i], "width", 5)) || (len == 6 && eq_lower(term[i], "height", 6)))
+        if ((len == 5 && eq_lower(term[i], "width", 5)) ||
+            (len == 6 && eq_lower(term[i], "height", 6)))
             f = i;
     }
     if (f < 0 || (n == 3 && f != 1))
@@ -1083,6 +1060,28 @@ static void put_media_prelude(base_buf *o, const char *p, const char *end)
  * engine's prefixed ones (-moz-, -ms-, -o-), as a Blink browser would;
  * not, and, or as they say; anything else (font-tech(), a condition not
  * read) is not met. */
+/* Whether [p, end) starts with the keyword `word` (not, and, or), followed
+ * by white space or a '(': its length, else 0. */
+static size_t keyword(const char *p, const char *end, const char *word)
+{
+    size_t n = strlen(word);
+    return (size_t)(end - p) > n && eq_lower(p, word, n) && (base_html_space(p[n]) || p[n] == '(')
+               ? n
+               : 0;
+}
+
+/* Whether a declaration's property [a, colon) is another engine's. */
+static int other_engine(const char *a, const char *colon)
+{
+    static const char *const prefixes[] = {"-moz-", "-ms-", "-o-"};
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
+        size_t n = strlen(prefixes[i]);
+        if ((size_t)(colon - a) > n && eq_lower(a, prefixes[i], n))
+            return 1;
+    }
+    return 0;
+}
+
 static int supports_met(const char *p, const char *end, int level)
 {
     while (p < end && base_html_space(*p))
@@ -1091,7 +1090,7 @@ static int supports_met(const char *p, const char *end, int level)
         end--;
     if (p >= end || level > 16)
         return 0;
-    if (end - p > 3 && eq_lower(p, "not", 3) && (base_html_space(p[3]) || p[3] == '('))
+    if (keyword(p, end, "not"))
         return !supports_met(p + 3, end, level + 1);
     int met = -1, op = 0; /* op: 0 none yet, 1 and, 2 or */
     while (p < end) {
@@ -1100,10 +1099,11 @@ static int supports_met(const char *p, const char *end, int level)
         if (p >= end)
             break;
         if (met >= 0) { /* and / or */
-            if (end - p > 3 && eq_lower(p, "and", 3) && (base_html_space(p[3]) || p[3] == '('))
-                op = 1, p += 3;
-            else if (end - p > 2 && eq_lower(p, "or", 2) && (base_html_space(p[2]) || p[2] == '('))
-                op = 2, p += 2;
+            size_t k;
+            if ((k = keyword(p, end, "and")))
+                op = 1, p += k;
+            else if ((k = keyword(p, end, "or")))
+                op = 2, p += k;
             else
                 return 0;
             while (p < end && base_html_space(*p))
@@ -1128,9 +1128,8 @@ static int supports_met(const char *p, const char *end, int level)
             for (const char *q = a; q < b && *q != '(' && !colon; q++)
                 if (*q == ':')
                     colon = q;
-            if (colon && !(b - a > 3 && eq_lower(a, "not", 3) && (base_html_space(a[3]) || a[3] == '(')))
-                one = !((colon - a > 5 && eq_lower(a, "-moz-", 5)) || (colon - a > 4 && eq_lower(a, "-ms-", 4)) ||
-                        (colon - a > 3 && eq_lower(a, "-o-", 3)));
+            if (colon && !keyword(a, b, "not"))
+                one = !other_engine(a, colon);
             else
                 one = supports_met(a, b, level + 1);
         }
@@ -1170,28 +1169,9 @@ static const char *nested_open(const char *p, const char *end)
 static void put_nested_selectors(base_buf *o, const char *par, size_t par_len, const char *c,
                                  const char *c_end, size_t cap)
 {
-    int first = 1, paren = 0;
-    const char *start = c;
-    for (const char *q = c; q <= c_end && o->len <= cap; q++) {
-        if (q < c_end) {
-            const char *r = skip_opaque(q, c_end);
-            if (r != q) {
-                q = r - 1;
-                continue;
-            }
-            if (*q == '(' || *q == '[')
-                paren++;
-            else if ((*q == ')' || *q == ']') && paren > 0)
-                paren--;
-            if (paren || *q != ',')
-                continue;
-        }
-        const char *a = start, *b = q;
-        start = q + 1;
-        while (a < b && base_html_space(*a))
-            a++;
-        while (b > a && base_html_space(b[-1]))
-            b--;
+    int first = 1;
+    const char *a, *b;
+    while (o->len <= cap && list_item(&c, c_end, &a, &b)) {
         if (a == b)
             continue;
         if (!first)

@@ -45,6 +45,19 @@ static void expect_dropped(const char *css)
     free(out);
 }
 
+/* The filter writes `want` of `css`, to the byte; with `trim`, the newlines
+ * at its end not counted (the filter ends each rule with one). */
+static void expect_output(const char *css, const char *want, int trim)
+{
+    char *out = filter(css);
+    size_t n = strlen(out);
+    while (trim && n && out[n - 1] == '\n')
+        out[--n] = '\0';
+    if (strcmp(out, want) != 0)
+        fail_msg("\"%s\" gave \"%s\", not \"%s\"", css, out, want);
+    free(out);
+}
+
 static void test_rules_by_tag_class_id(void **state)
 {
     (void)state;
@@ -91,7 +104,8 @@ static void test_lists_media_and_at_rules(void **state)
         const char *css, *out;
     } blocks[] = {
         {"@layer base{.a{e:f}.q{g:h}}", ".a{e:f}\n"},
-        {"@layer a, b;@layer b{@media (min-width:1px){.a{e:f}}}", "@layer a, b;@media (min-width:1px){.a{e:f}\n}\n"},
+        {"@layer a, b;@layer b{@media (min-width:1px){.a{e:f}}}",
+         "@layer a, b;@media (min-width:1px){.a{e:f}\n}\n"},
         /* A layer's rules lose to the others whatever their order: first. */
         {"@import url(x.css);p{g:h}@layer x{.a{e:f}}@media print{}div{i:j}",
          "@import url(x.css);.a{e:f}\np{g:h}\ndiv{i:j}\n"},
@@ -116,12 +130,8 @@ static void test_lists_media_and_at_rules(void **state)
         {".a{ .zz{x:y} }", ""},
         {".a{content:\"{\";k:l}", ".a{content:\"{\";k:l}\n"},    /* a brace in a string */
     };
-    for (size_t i = 0; i < sizeof blocks / sizeof blocks[0]; i++) {
-        out = filter(blocks[i].css);
-        if (strcmp(out, blocks[i].out) != 0)
-            fail_msg("\"%s\" gave \"%s\", not \"%s\"", blocks[i].css, out, blocks[i].out);
-        free(out);
-    }
+    for (size_t i = 0; i < sizeof blocks / sizeof blocks[0]; i++)
+        expect_output(blocks[i].css, blocks[i].out, 0);
 }
 
 static void test_page_rewrite(void **state)
@@ -152,6 +162,16 @@ static void expect_from_input(const char *in, const char *out)
             fail_msg("output \"%s\" of \"%s\" holds '%c', not in the input", out, in, *p);
 }
 
+/* Each of `n` sheets: whatever comes out comes from the input. */
+static void expect_all_from_input(const char *const *css, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char *out = filter(css[i]);
+        expect_from_input(css[i], out);
+        free(out);
+    }
+}
+
 static void test_broken_css_is_safe(void **state)
 {
     (void)state;
@@ -180,13 +200,10 @@ static void test_broken_css_is_safe(void **state)
         free(out);
     }
     /* The rest: whatever comes out comes from the input. */
-    const char *more[] = {"@media screen{.a{", "}}}.a{x:y}", ".a,,,{x:y}", "@", "@media{", "}",
-                          ".a{p{", ".a{p{i{", ".a{@media{", ".a{;;{}}", "{.a{}}"};
-    for (size_t i = 0; i < sizeof more / sizeof more[0]; i++) {
-        char *out = filter(more[i]);
-        expect_from_input(more[i], out);
-        free(out);
-    }
+    const char *const more[] = {"@media screen{.a{", "}}}.a{x:y}", ".a,,,{x:y}", "@",
+                                "@media{", "}", ".a{p{", ".a{p{i{", ".a{@media{",
+                                ".a{;;{}}", "{.a{}}"};
+    expect_all_from_input(more, sizeof more / sizeof more[0]);
 }
 
 /* :is() and :where(), which litehtml 0.6 matches nothing with, written
@@ -217,26 +234,16 @@ static void test_is_and_where_written_out(void **state)
         /* More than 32 selectors: left as it was. */
         {":is(.a,.b,.c,.d,.e,.f):is(.a,.b,.c,.d,.e,.f){x:y}",
          ":is(.a,.b,.c,.d,.e,.f):is(.a,.b,.c,.d,.e,.f){x:y}"},
-        {":is(p,i,div,b,u,s):is(p,i,div,b,u,s){x:y}", "p,i,div{x:y}"}, /* 6 of 36 can be, 3 are here */
+        /* 6 of 36 can be, 3 are here */
+        {":is(p,i,div,b,u,s):is(p,i,div,b,u,s){x:y}", "p,i,div{x:y}"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        char *out = filter(cases[i].css);
-        size_t n = strlen(out);
-        while (n && out[n - 1] == '\n')
-            out[--n] = '\0'; /* the filter ends each rule with a newline */
-        if (strcmp(out, cases[i].out) != 0)
-            fail_msg("\"%s\" gave \"%s\", not \"%s\"", cases[i].css, out, cases[i].out);
-        free(out);
-    }
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        expect_output(cases[i].css, cases[i].out, 1);
     /* Broken ones: whatever comes out comes from the input. */
-    const char *broken[] = {":is(.a{x:y}", ":is(.a,{x:y}", ":is(){x:y}", ":is(>p){x:y}",
-                            "p:not(.a,{x:y}", "p:not(,,){x:y}", "p:not(.a, \"){x:y}",
-                            ".a:is(p ){x:y}", ":where(.a)) p{x:y}", ":is(\"){x:y}"};
-    for (size_t i = 0; i < sizeof broken / sizeof broken[0]; i++) {
-        char *out = filter(broken[i]);
-        expect_from_input(broken[i], out);
-        free(out);
-    }
+    const char *const broken[] = {":is(.a{x:y}", ":is(.a,{x:y}", ":is(){x:y}", ":is(>p){x:y}",
+                                  "p:not(.a,{x:y}", "p:not(,,){x:y}", "p:not(.a, \"){x:y}",
+                                  ".a:is(p ){x:y}", ":where(.a)) p{x:y}", ":is(\"){x:y}"};
+    expect_all_from_input(broken, sizeof broken / sizeof broken[0]);
 }
 
 /* Media Queries 4's ranges, which litehtml 0.6 takes for true at any width,
@@ -249,40 +256,36 @@ static void test_media_ranges_written_out(void **state)
     } cases[] = {
         {"@media (width >= 48rem){.a{x:y}}", "@media (min-width: 48rem){.a{x:y}\n}\n"},
         {"@media (width<48rem){.a{x:y}}", "@media (max-width: 48rem){.a{x:y}\n}\n"},
-        {"@media screen and (600px < width){.a{x:y}}", "@media screen and (min-width: 600px){.a{x:y}\n}\n"},
+        {"@media screen and (600px < width){.a{x:y}}",
+         "@media screen and (min-width: 600px){.a{x:y}\n}\n"},
         {"@media (HEIGHT > 30em){.a{x:y}}", "@media (min-HEIGHT: 30em){.a{x:y}\n}\n"},
         {"@media (400px <= width <= 700px), print{.a{x:y}}",
          "@media (min-width: 400px) and (max-width: 700px), print{.a{x:y}\n}\n"},
         /* Features litehtml takes for true whatever they ask, answered as a
          * desktop browser without scripts answers them. */
         {"@media (hover: none){.a{x:y}}", "@media (max-width: 0px){.a{x:y}\n}\n"},
-        {"@media screen and (Hover:hover){.a{x:y}}", "@media screen and (min-width: 0px){.a{x:y}\n}\n"},
+        {"@media screen and (Hover:hover){.a{x:y}}",
+         "@media screen and (min-width: 0px){.a{x:y}\n}\n"},
         {"@media (prefers-color-scheme: dark){.a{x:y}}", "@media (max-width: 0px){.a{x:y}\n}\n"},
         {"@media (scripting: none){.a{x:y}}", "@media (min-width: 0px){.a{x:y}\n}\n"},
         {"@media (scripting){.a{x:y}}", "@media (max-width: 0px){.a{x:y}\n}\n"},
         {"@media (prefers-reduced-motion){.a{x:y}}", "@media (min-width: 0px){.a{x:y}\n}\n"},
         {"@media (prefers-contrast){.a{x:y}}", "@media (max-width: 0px){.a{x:y}\n}\n"},
-        {"@media not all and (pointer: coarse){.a{x:y}}", "@media not all and (max-width: 0px){.a{x:y}\n}\n"},
+        {"@media not all and (pointer: coarse){.a{x:y}}",
+         "@media not all and (max-width: 0px){.a{x:y}\n}\n"},
         /* Left as they are: the old form, other features, what is no range. */
         {"@media (min-width: 600px){.a{x:y}}", "@media (min-width: 600px){.a{x:y}\n}\n"},
         {"@media (aspect-ratio > 1){.a{x:y}}", "@media (aspect-ratio > 1){.a{x:y}\n}\n"},
         {"@media (width >){.a{x:y}}", "@media (width >){.a{x:y}\n}\n"},
-        {"@media (1px < width < 2px < 3px){.a{x:y}}", "@media (1px < width < 2px < 3px){.a{x:y}\n}\n"},
+        {"@media (1px < width < 2px < 3px){.a{x:y}}",
+         "@media (1px < width < 2px < 3px){.a{x:y}\n}\n"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        char *out = filter(cases[i].css);
-        if (strcmp(out, cases[i].out) != 0)
-            fail_msg("\"%s\" gave \"%s\", not \"%s\"", cases[i].css, out, cases[i].out);
-        free(out);
-    }
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        expect_output(cases[i].css, cases[i].out, 0);
     /* Broken ones: written as they came (nothing read past the end). */
-    const char *broken[] = {"@media (width >= {.a{x:y}}", "@media (<){.a{x:y}}", "@media (width <= 1px",
-                            "@media (width <= \"){.a{x:y}}"};
-    for (size_t i = 0; i < sizeof broken / sizeof broken[0]; i++) {
-        char *out = filter(broken[i]);
-        expect_from_input(broken[i], out);
-        free(out);
-    }
+    const char *const broken[] = {"@media (width >= {.a{x:y}}", "@media (<){.a{x:y}}",
+                                  "@media (width <= 1px", "@media (width <= \"){.a{x:y}}"};
+    expect_all_from_input(broken, sizeof broken / sizeof broken[0]);
 }
 
 int main(void)
