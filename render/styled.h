@@ -515,12 +515,15 @@ public:
         parsing_ = true;
         if constexpr (std::is_same<Base, litehtml::el_table>::value) {
             Base::parse_styles(is_reparse);
+            mend_position();
         } else {
             if (is_reparse || !hidden_sink) {
                 Base::parse_styles(is_reparse);
+                mend_position();
                 return;
             }
             Base::parse_styles(true); // its own styles only
+            mend_position();
             auto &kids = this->m_children;
             if (this->m_display == litehtml::display_none && !kids.empty() && this->parent() &&
                 strcmp(this->m_tag.c_str(), "head") != 0 &&
@@ -532,6 +535,45 @@ public:
             }
             for (auto &k : kids)
                 k->parse_styles(false);
+        }
+    }
+
+    // litehtml (0.6) knows four values of `position` and takes any other
+    // for fixed: `sticky` (a page's header, its sidebar, its table of
+    // contents), `initial`, `unset` and `revert` took the box out of the
+    // flow and pinned it to the window. A sticky box is laid out as a
+    // relative one without offsets, where a browser shows it before any
+    // scrolling; the others are static. An inline box that litehtml made a
+    // block for being fixed is inline again.
+    void mend_position()
+    {
+        if (this->m_el_position != litehtml::element_position_fixed)
+            return;
+        const char *v = this->get_style_property("position", false, "static");
+        std::string w;
+        for (; v && *v; v++)
+            if (*v != ' ' && *v != '\t' && *v != '\n' && *v != '\r' && *v != '\f')
+                w += (char)(*v >= 'A' && *v <= 'Z' ? *v - 'A' + 'a' : *v);
+        if (w == "fixed")
+            return;
+        bool sticky = w == "sticky" || w == "-webkit-sticky";
+        if (w == "relative" || w == "absolute") {
+            this->m_el_position = w == "relative" ? litehtml::element_position_relative
+                                                  : litehtml::element_position_absolute;
+            return;
+        }
+        this->m_el_position =
+            sticky ? litehtml::element_position_relative : litehtml::element_position_static;
+        for (litehtml::css_length *o : {&this->m_css_offsets.left, &this->m_css_offsets.right,
+                                        &this->m_css_offsets.top, &this->m_css_offsets.bottom})
+            o->predef(0); // auto
+        if (this->m_float == litehtml::float_none && this->m_display == litehtml::display_block) {
+            const char *d = this->get_style_property("display", false, "inline");
+            auto own = (litehtml::style_display)litehtml::value_index(
+                d, style_display_strings, litehtml::display_inline);
+            if (own == litehtml::display_inline || own == litehtml::display_inline_block ||
+                own == litehtml::display_inline_table)
+                this->m_display = own;
         }
     }
 
