@@ -69,6 +69,7 @@ struct dom_node {
     dom_display display;
     unsigned hidden;   /* DOM_HIDDEN_* bits of this node itself */
     int in_link;       /* 1 when the node is, or is inside, an <a href> */
+    int in_fixed;      /* 1 when the node is, or is inside, a box with position: fixed */
     int preformatted;  /* white-space: pre, pre-wrap or pre-line */
     float font_size;   /* computed font size in px (text nodes: their element's);
                           0 when unknown */

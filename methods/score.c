@@ -57,6 +57,7 @@ typedef struct state {
     float *f; /* blocks.n x N_FEATURES */
     float *p; /* the probability of each block */
     size_t picked;
+    size_t pinned; /* content by the model, left out for sitting in a fixed box */
     int features;
     int fallback; /* no block scored: the classic answer stands */
 } state;
@@ -112,6 +113,19 @@ static const dom_node *container_of(const extract_blocks *b, size_t i)
 static size_t slot(const dom_node *n, size_t count)
 {
     return n && n->index < count ? n->index : count;
+}
+
+/* Block i joins the answer: its text nodes marked in `picked`, its
+ * characters and link characters added up. */
+static void pick(const extract_blocks *b, size_t i, unsigned char *picked, size_t count,
+                 long *chars, long *links)
+{
+    const extract_block *k = &b->v[i];
+    *chars += k->counts.chars;
+    *links += k->link_chars;
+    for (size_t t = k->first; t < k->first + k->count; t++)
+        if (b->texts[t]->index < count)
+            picked[b->texts[t]->index] = 1;
 }
 
 static int context(const extract_blocks *b, const float *p1, float *f, size_t stride,
@@ -355,7 +369,8 @@ static int run(const method_page *pg, const void *pp, void *st, method_answer *o
     state *s = st;
     const score_model *m = &score_model_default, *m2 = &score_model_stage2;
     const method_answer *classic = NULL;
-    long picked_chars = 0, picked_links = 0;
+    long picked_chars = 0, picked_links = 0, pinned_chars = 0;
+    unsigned char *pinned = NULL; /* of each block: content, in a fixed box */
     char classic_why[sizeof out->why] = "";
     s->features = pa->features;
     if (extract_blocks_make(pg->dom, &s->blocks) != 0)
@@ -371,7 +386,8 @@ static int run(const method_page *pg, const void *pp, void *st, method_answer *o
     unsigned char *member = calloc(count ? count : 1, 1), *picked = calloc(count ? count : 1, 1);
     long *text_chars = NULL; /* of each of the blocks' text nodes */
     int rc = -1;
-    if (!s->f || !s->p || !member || !picked)
+    pinned = calloc(b->n, 1);
+    if (!s->f || !s->p || !member || !picked || !pinned)
         goto done;
     if (extract_block_features(pg->dom, b, pg->window_w, pg->window_h, pg->title, s->f,
                                N_FEATURES) != 0)
@@ -435,13 +451,27 @@ static int run(const method_page *pg, const void *pp, void *st, method_answer *o
          * corpora, leaving them out after the model helps a little. */
         if (fi[EXTRACT_F_in_nav] || fi[EXTRACT_F_in_footer])
             continue;
+        /* A box pinned to the window (position: fixed) stays in view while
+         * the page scrolls under it: a table of contents, a synopsis, a
+         * banner, a bar of buttons, never the text read through. Its
+         * blocks wait, and join only if they outweigh the rest (a page
+         * whose whole body is such a box, scrolled within). */
+        const dom_node *c = container_of(b, i);
+        if (c && c->in_fixed) {
+            pinned[i] = 1;
+            pinned_chars += b->v[i].counts.chars;
+            s->pinned++;
+            continue;
+        }
         s->picked++;
-        const extract_block *k = &b->v[i];
-        picked_chars += k->counts.chars;
-        picked_links += k->link_chars;
-        for (size_t t = k->first; t < k->first + k->count; t++)
-            if (b->texts[t]->index < count)
-                picked[b->texts[t]->index] = 1;
+        pick(b, i, picked, count, &picked_chars, &picked_links);
+    }
+    if (s->pinned && pinned_chars >= picked_chars) {
+        for (size_t i = 0; i < b->n; i++)
+            if (pinned[i])
+                pick(b, i, picked, count, &picked_chars, &picked_links);
+        s->picked += s->pinned;
+        s->pinned = 0;
     }
     /* A line or two is no main content to stand against the classic
      * policy's answer or its reason for finding none. Nor are blocks that
@@ -475,6 +505,7 @@ static int run(const method_page *pg, const void *pp, void *st, method_answer *o
         snprintf(out->why, sizeof out->why, "score: no block scored as main content");
     }
 done:
+    free(pinned);
     free(text_chars);
     free(member);
     free(picked);
@@ -507,6 +538,7 @@ static json_object *details(const method_page *pg, const void *st)
     json_object *o = json_object_new_object();
     json_object_object_add(o, "blocks", json_object_new_int64((int64_t)s->blocks.n));
     json_object_object_add(o, "picked", json_object_new_int64((int64_t)s->picked));
+    json_object_object_add(o, "pinned_left_out", json_object_new_int64((int64_t)s->pinned));
     json_object_object_add(o, "fallback", json_object_new_boolean(s->fallback));
     json_object_object_add(o, "model", method_json_str(m->fitted));
     if (!s->features || !s->f)

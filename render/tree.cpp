@@ -181,6 +181,7 @@ struct builder {
             // visibility is inherited: text shows only if its element does.
             n->hidden |= parent->hidden & DOM_HIDDEN_VISIBILITY;
             n->in_link = parent->in_link;
+            n->in_fixed = parent->in_fixed;
             dom_append(parent, n);
         }
         // The next run under the same element: preformatted as this one.
@@ -259,6 +260,8 @@ struct builder {
         n->preformatted = ws == litehtml::white_space_pre || ws == litehtml::white_space_pre_wrap ||
                           ws == litehtml::white_space_pre_line;
         n->in_link = (parent && parent->in_link) || (dom_is_tag(n, "a") && dom_attr_get(n, "href"));
+        n->in_fixed = (parent && parent->in_fixed) ||
+                      e->get_element_position() == litehtml::element_position_fixed;
 
         // visibility:hidden keeps its box (container.cpp's reveal_visibility
         // may show it).

@@ -134,6 +134,40 @@ static void words_apart_between_elements(void **state)
     glance_options_free(opt);
 }
 
+/* Blocks in a box pinned to the window (position: fixed) wait: on a
+ * reference whose contents, synopsis and feedback bar are pinned, the
+ * scorer leaves them out and says how many; on a page whose whole body is
+ * one pinned box (scrolled within), they outweigh the rest and are the
+ * scorer's own answer, not the classic policy's. */
+static void pinned_boxes_wait(void **state)
+{
+    (void)state;
+    static const char *const pages[] = {"pinned-boxes.html", "pinned-shell.html"};
+    static const char *const want[] = {"nextHighWater :: TideTable", "the first ferry to the island"};
+    glance_options *opt = glance_options_new();
+    assert_non_null(opt);
+    for (int i = 0; i < 2; i++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", FIXTURES_DIR, pages[i]);
+        glance_result *res;
+        assert_int_equal(glance_extract_file(ctx, path, opt, &res), GLANCE_OK);
+        assert_non_null(strstr(glance_result_text(res), want[i]));
+        json_object *o = json_tokener_parse(glance_result_json(res)), *sc, *v;
+        assert_non_null(o);
+        assert_true(json_object_object_get_ex(o, "score", &sc));
+        assert_true(json_object_object_get_ex(sc, "fallback", &v));
+        assert_false(json_object_get_boolean(v));
+        assert_true(json_object_object_get_ex(sc, "pinned_left_out", &v));
+        if (i == 0)
+            assert_true(json_object_get_int(v) >= 3); /* contents, synopsis, the bar */
+        else
+            assert_int_equal(json_object_get_int(v), 0);
+        json_object_put(o);
+        glance_result_free(res);
+    }
+    glance_options_free(opt);
+}
+
 /* A listing whose items are links (a job board): the default answers with
  * its items. Links are most of its characters, and the classic policy finds
  * no article; an older rule took that for a page of links and answered
@@ -1074,6 +1108,7 @@ int main(void)
         cmocka_unit_test(utf16_with_bom),
         cmocka_unit_test(declared_legacy_charsets),
         cmocka_unit_test(classic_falls_back_to_bte),
+        cmocka_unit_test(pinned_boxes_wait),
         cmocka_unit_test(classic_weighs_gce_against_bte),
         cmocka_unit_test(classic_trims_gce),
         cmocka_unit_test(method_names),
