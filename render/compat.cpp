@@ -61,12 +61,28 @@ std::vector<std::string> split_value(const char *s, bool comma = false)
     return out;
 }
 
-// A length in px against `percent_of`; `fallback` for auto, none, keywords
-// and what litehtml cannot read (calc(), for one).
+// A length in px against `percent_of`; `fallback` for auto, none and
+// keywords. What litehtml cannot read (calc(), 65ch) is evaluated as
+// styled.h evaluates an element's own lengths, a "0" taken for half an em.
 int length_px(const litehtml::element *el, const std::string &s, int percent_of, int fallback)
 {
     if (s.empty())
         return fallback;
+    if (css_math_needed(s.c_str())) {
+        css_math_ctx c;
+        c.percent_of = percent_of;
+        c.em = el->get_font_size();
+        litehtml::element::ptr root = el->get_document()->root();
+        c.rem = root ? root->get_font_size() : 16;
+        c.ch = c.ex = c.em / 2;
+        c.lh = c.em * 1.2;
+        litehtml::position win;
+        el->get_document()->container()->get_client_rect(win);
+        c.vw = win.width;
+        c.vh = win.height;
+        double px;
+        return css_math_eval(s.c_str(), &c, &px) ? (int)std::lround(px) : fallback;
+    }
     char c = s[0];
     if (!(c == '.' || c == '-' || c == '+' || (c >= '0' && c <= '9')))
         return fallback;
@@ -796,7 +812,7 @@ public:
 
     void calc_outlines(int parent_width) override
     {
-        Base::calc_outlines(parent_width);
+        styled<Base>::calc_outlines(parent_width);
         this->m_margins.left += extra_left;
         this->m_margins.right += extra_right;
         this->m_margins.top += extra_top;

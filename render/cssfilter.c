@@ -1283,6 +1283,154 @@ static void flatten_rule(const char *sel, size_t sel_len, const char *blk, const
  * first, then the rest (the nearest litehtml's order comes to it). */
 enum { RULES_ALL, RULES_LAYERED, RULES_UNLAYERED };
 
+/* Logical properties, which litehtml 0.6 does not know, as the physical
+ * ones they stand for in horizontal writing from left to right: a pair
+ * takes one or two values (start, end), a box one to four (as margin). */
+static const struct {
+    const char *name;
+    char kind; /* '1' the whole value, '2' a pair, '4' a box */
+    const char *to[4];
+} logical[] = {
+    {"margin-inline", '2', {"margin-left", "margin-right"}},
+    {"margin-block", '2', {"margin-top", "margin-bottom"}},
+    {"margin-inline-start", '1', {"margin-left"}},
+    {"margin-inline-end", '1', {"margin-right"}},
+    {"margin-block-start", '1', {"margin-top"}},
+    {"margin-block-end", '1', {"margin-bottom"}},
+    {"padding-inline", '2', {"padding-left", "padding-right"}},
+    {"padding-block", '2', {"padding-top", "padding-bottom"}},
+    {"padding-inline-start", '1', {"padding-left"}},
+    {"padding-inline-end", '1', {"padding-right"}},
+    {"padding-block-start", '1', {"padding-top"}},
+    {"padding-block-end", '1', {"padding-bottom"}},
+    {"inset", '4', {"top", "right", "bottom", "left"}},
+    {"inset-inline", '2', {"left", "right"}},
+    {"inset-block", '2', {"top", "bottom"}},
+    {"inset-inline-start", '1', {"left"}},
+    {"inset-inline-end", '1', {"right"}},
+    {"inset-block-start", '1', {"top"}},
+    {"inset-block-end", '1', {"bottom"}},
+    {"inline-size", '1', {"width"}},
+    {"min-inline-size", '1', {"min-width"}},
+    {"max-inline-size", '1', {"max-width"}},
+    {"block-size", '1', {"height"}},
+    {"min-block-size", '1', {"min-height"}},
+    {"max-block-size", '1', {"max-height"}},
+};
+
+/* The declaration [a, b) (no ';') written with a logical property as the
+ * physical ones; 0 when it is no logical property (nothing written). */
+static int put_logical(base_buf *o, const char *a, const char *b)
+{
+    while (a < b && base_html_space(*a))
+        a++;
+    const char *colon = memchr(a, ':', (size_t)(b - a));
+    if (!colon)
+        return 0;
+    const char *ne = colon;
+    while (ne > a && base_html_space(ne[-1]))
+        ne--;
+    size_t nl = (size_t)(ne - a), k;
+    for (k = 0; k < sizeof logical / sizeof logical[0]; k++)
+        if (strlen(logical[k].name) == nl && eq_lower(a, logical[k].name, nl))
+            break;
+    if (k == sizeof logical / sizeof logical[0])
+        return 0;
+    const char *v = colon + 1, *ve = b;
+    while (v < ve && base_html_space(*v))
+        v++;
+    while (ve > v && base_html_space(ve[-1]))
+        ve--;
+    /* !important goes with each physical declaration. */
+    const char *imp = NULL;
+    for (const char *q = ve; q > v; q--)
+        if (q[-1] == '!') {
+            imp = q - 1;
+            break;
+        }
+    if (imp) {
+        const char *w = imp + 1;
+        while (w < ve && base_html_space(*w))
+            w++;
+        if (ve - w != 9 || !eq_lower(w, "important", 9))
+            imp = NULL;
+    }
+    const char *vend = imp ? imp : ve;
+    while (vend > v && base_html_space(vend[-1]))
+        vend--;
+    /* The values, split at white space outside brackets. */
+    const char *val[4];
+    size_t len[4];
+    int n = 0, depth = 0;
+    for (const char *q = v; q < vend && n <= 4;) {
+        while (q < vend && base_html_space(*q))
+            q++;
+        if (q >= vend)
+            break;
+        const char *st = q;
+        while (q < vend && (depth > 0 || !base_html_space(*q))) {
+            depth += *q == '(' ? 1 : *q == ')' ? -1 : 0;
+            q++;
+        }
+        if (n < 4)
+            val[n] = st, len[n] = (size_t)(q - st);
+        n++;
+    }
+    int want = logical[k].kind - '0';
+    if (n == 0 || n > want)
+        return 1; /* not a value a browser takes: dropped as it would be */
+    for (int i = 0; i < want; i++) {
+        /* A box's missing values as margin's: right and bottom from top,
+         * left from right; a pair's end from its start. */
+        int j = i < n ? i : (want == 4 && i == 3 && n > 1) ? 1 : 0;
+        base_buf_puts(o, logical[k].to[i]);
+        base_buf_add(o, ":", 1);
+        base_buf_add(o, val[j], len[j]);
+        if (imp)
+            base_buf_puts(o, " !important");
+        base_buf_add(o, ";", 1);
+    }
+    return 1;
+}
+
+/* The declaration block [p, end) ('{' to '}') as litehtml should read it:
+ * as it is, but for logical properties (put_logical). */
+static void put_block(base_buf *o, const char *p, const char *end)
+{
+    const char *a = p + 1, *close = end > p + 1 && end[-1] == '}' ? end - 1 : end;
+    int any = 0;
+    for (const char *q = a; q + 5 <= close && !any; q++)
+        any = eq_lower(q, "block", 5) || eq_lower(q, "inset", 5) ||
+              (q + 6 <= close && eq_lower(q, "inline", 6));
+    if (!any) {
+        base_buf_add(o, p, (size_t)(end - p));
+        return;
+    }
+    base_buf_add(o, "{", 1);
+    int depth = 0;
+    for (const char *q = a; q <= close;) {
+        const char *r = q < close ? skip_opaque(q, close) : q;
+        if (r != q) {
+            q = r;
+            continue;
+        }
+        if (q == close || (*q == ';' && depth == 0)) {
+            if (!put_logical(o, a, q)) {
+                base_buf_add(o, a, (size_t)(q - a));
+                if (q < close)
+                    base_buf_add(o, ";", 1);
+            }
+            if (q == close)
+                break;
+            a = ++q;
+            continue;
+        }
+        depth += *q == '(' ? 1 : *q == ')' && depth > 0 ? -1 : 0;
+        q++;
+    }
+    base_buf_add(o, close, (size_t)(end - close));
+}
+
 static void filter_rules(css_index *ix, const char *p, const char *end, base_buf *o, int depth,
                          int which)
 {
@@ -1383,7 +1531,7 @@ static void filter_rules(css_index *ix, const char *p, const char *end, base_buf
             }
         }
         if (kept > 0)
-            base_buf_add(o, pe, (size_t)(be - pe)), base_buf_add(o, "\n", 1);
+            put_block(o, pe, be), base_buf_add(o, "\n", 1);
         else
             base_buf_shrink(o, o->len - mark);
         p = be;

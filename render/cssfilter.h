@@ -60,9 +60,9 @@ void css_index_generated_reset(css_index *ix, double to);
 /* `css` without the rules that cannot match the page, and with the newer
  * CSS litehtml 0.6 reads wrongly written in forms it reads: :is(),
  * :where() and :not() of a list, nesting, @layer and @supports blocks,
- * media query ranges and the media features it does not know (the
- * README's paragraph after flexbox and grid). Malloc'd, NUL-terminated;
- * NULL when out of memory. */
+ * media query ranges and the media features it does not know, logical
+ * properties (the README's paragraphs after flexbox and grid).
+ * Malloc'd, NUL-terminated; NULL when out of memory. */
 char *css_filter(css_index *ix, const char *css, size_t len, size_t *out_len);
 
 /* The page as litehtml should get it: the text of each <style> filtered,

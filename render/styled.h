@@ -12,6 +12,8 @@
 #ifndef GLANCE_RENDER_STYLED_H
 #define GLANCE_RENDER_STYLED_H
 
+#include "render/cssmath.h"
+
 #include <litehtml.h>
 #include <litehtml/el_anchor.h>
 #include <litehtml/el_space.h>
@@ -463,6 +465,22 @@ inline bool is_space(const litehtml::element *el)
     return el && typeid(*el) == typeid(litehtml::el_space);
 }
 
+// The length properties whose values litehtml 0.6 may misread
+// (cssmath.h), and whether a percentage of them is of the width the box is
+// laid out in (a height's is of a height glance does not know).
+struct math_property {
+    const char *name;
+    bool of_width;
+};
+inline const math_property math_properties[] = {
+    {"width", true},        {"min-width", true},      {"max-width", true},
+    {"height", false},      {"min-height", false},    {"max-height", false},
+    {"margin-left", true},  {"margin-right", true},   {"margin-top", true},
+    {"margin-bottom", true}, {"padding-left", true},  {"padding-right", true},
+    {"padding-top", true},  {"padding-bottom", true}, {"left", true},
+    {"right", true},        {"top", false},           {"bottom", false}};
+inline constexpr size_t n_math_properties = sizeof math_properties / sizeof math_properties[0];
+
 // An element class of litehtml's (Base) with the caches, the index and the
 // filter above.
 template <class Base>
@@ -515,15 +533,15 @@ public:
         parsing_ = true;
         if constexpr (std::is_same<Base, litehtml::el_table>::value) {
             Base::parse_styles(is_reparse);
-            mend_position();
+            mend_styles();
         } else {
             if (is_reparse || !hidden_sink) {
                 Base::parse_styles(is_reparse);
-                mend_position();
+                mend_styles();
                 return;
             }
             Base::parse_styles(true); // its own styles only
-            mend_position();
+            mend_styles();
             auto &kids = this->m_children;
             if (this->m_display == litehtml::display_none && !kids.empty() && this->parent() &&
                 strcmp(this->m_tag.c_str(), "head") != 0 &&
@@ -536,6 +554,99 @@ public:
             for (auto &k : kids)
                 k->parse_styles(false);
         }
+    }
+
+    // What litehtml 0.6 reads wrongly of the element's own styles, mended
+    // once they are resolved.
+    void mend_styles()
+    {
+        mend_position();
+        find_math();
+    }
+
+    // The lengths litehtml misread (cssmath.h): found once the element's
+    // declarations are final, evaluated where they can be (no percentage
+    // of a width not yet known), and again against the width each layout
+    // gives the box.
+    void find_math()
+    {
+        math_.reset();
+        for (const auto &kv : style_properties(this->m_style)) {
+            const std::string &v = kv.second.m_value;
+            if (v.empty() || !css_math_needed(v.c_str()))
+                continue;
+            for (size_t i = 0; i < n_math_properties; i++)
+                if (kv.first == math_properties[i].name) {
+                    if (!math_)
+                        math_.reset(new std::vector<std::pair<size_t, std::string>>);
+                    math_->push_back({i, v});
+                }
+        }
+        resolve_math(-1);
+    }
+
+    litehtml::css_length *math_length(size_t i)
+    {
+        static litehtml::css_length *(*const of[])(styled *) = {
+            [](styled *e) { return &e->m_css_width; },
+            [](styled *e) { return &e->m_css_min_width; },
+            [](styled *e) { return &e->m_css_max_width; },
+            [](styled *e) { return &e->m_css_height; },
+            [](styled *e) { return &e->m_css_min_height; },
+            [](styled *e) { return &e->m_css_max_height; },
+            [](styled *e) { return &e->m_css_margins.left; },
+            [](styled *e) { return &e->m_css_margins.right; },
+            [](styled *e) { return &e->m_css_margins.top; },
+            [](styled *e) { return &e->m_css_margins.bottom; },
+            [](styled *e) { return &e->m_css_padding.left; },
+            [](styled *e) { return &e->m_css_padding.right; },
+            [](styled *e) { return &e->m_css_padding.top; },
+            [](styled *e) { return &e->m_css_padding.bottom; },
+            [](styled *e) { return &e->m_css_offsets.left; },
+            [](styled *e) { return &e->m_css_offsets.right; },
+            [](styled *e) { return &e->m_css_offsets.top; },
+            [](styled *e) { return &e->m_css_offsets.bottom; },
+        };
+        static_assert(sizeof of / sizeof of[0] == n_math_properties, "one per property");
+        return of[i](this);
+    }
+
+    // width: what 100% is, below 0 when not yet known.
+    void resolve_math(int width)
+    {
+        if (!math_)
+            return;
+        css_math_ctx c;
+        c.percent_of = width;
+        c.em = this->m_font_size;
+        litehtml::element::ptr root = this->get_document()->root();
+        c.rem = root ? root->get_font_size() : 16;
+        c.ex = this->m_font_metrics.x_height > 0 ? this->m_font_metrics.x_height : c.em / 2;
+        c.lh = this->m_line_height > 0 ? this->m_line_height : c.em * 1.2;
+        litehtml::position win;
+        this->get_document()->container()->get_client_rect(win);
+        c.vw = win.width;
+        c.vh = win.height;
+        c.ch = -1;
+        for (const auto &m : *math_) {
+            if (c.ch < 0 && m.second.find("ch") != std::string::npos) {
+                int w = this->m_font ? this->get_document()->container()->text_width("0", this->m_font)
+                                     : 0;
+                c.ch = w > 0 ? w : c.em / 2;
+            }
+            css_math_ctx mc = c;
+            if (!math_properties[m.first].of_width)
+                mc.percent_of = -1;
+            double px;
+            if (css_math_eval(m.second.c_str(), &mc, &px))
+                math_length(m.first)->set_value((float)px, litehtml::css_units_px);
+        }
+    }
+
+    void calc_outlines(int parent_width) override
+    {
+        resolve_math(parent_width);
+        Base::calc_outlines(parent_width);
     }
 
     // litehtml (0.6) knows four values of `position` and takes any other
@@ -746,6 +857,7 @@ private:
     inherited_cache inherited_; // answers to inherited lookups, once final
     mutable own_declarations own_; // the element's own declarations, once final
     bool parsing_ = false;         // parse_styles has begun
+    std::unique_ptr<std::vector<std::pair<size_t, std::string>>> math_; // find_math
 };
 
 } // namespace compat

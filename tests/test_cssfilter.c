@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "render/cssfilter.h"
+#include "render/cssmath.h"
 
 static const char PAGE[] =
     "<!DOCTYPE html><html><head><title>t</title></head><body>"
@@ -288,6 +289,100 @@ static void test_media_ranges_written_out(void **state)
     expect_all_from_input(broken, sizeof broken / sizeof broken[0]);
 }
 
+/* Logical properties, which litehtml 0.6 does not know, written as the
+ * physical ones in horizontal writing from left to right. */
+static void test_logical_properties_written_out(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *css, *out;
+    } cases[] = {
+        {".a{margin-inline:auto}", ".a{margin-left:auto;margin-right:auto;}"},
+        {".a{color:red;Margin-Inline : 1px 2px ! important; x:y}",
+         ".a{color:red;margin-left:1px !important;margin-right:2px !important; x:y}"},
+        {".a{inset:0}", ".a{top:0;right:0;bottom:0;left:0;}"},
+        {".a{inset:1px 2px 3px}", ".a{top:1px;right:2px;bottom:3px;left:2px;}"},
+        {".a{padding-inline:calc(50% - 10px) 0;padding-block-end:4px}",
+         ".a{padding-left:calc(50% - 10px);padding-right:0;padding-bottom:4px;}"},
+        {".a{max-inline-size:65ch}", ".a{max-width:65ch;}"},
+        /* More values than the property takes: dropped, as a browser does. */
+        {".a{margin-inline:1px 2px 3px;color:red}", ".a{color:red}"},
+        /* Left as they are: strings, comments, other properties. */
+        {".a{content:\"margin-inline:1px\";display:inline-block}",
+         ".a{content:\"margin-inline:1px\";display:inline-block}"},
+        {".a{/* inset:0 */border-block:1px solid}", ".a{/* inset:0 */border-block:1px solid}"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        expect_output(cases[i].css, cases[i].out, 1);
+    /* Cut short: nothing read past the end (the sanitizer pass checks). */
+    const char *const broken[] = {".a{inset:", ".a{margin-inline:(1px", ".a{inset:1px;",
+                                  ".a{inset:1px !", ".a{padding-block: !important"};
+    for (size_t i = 0; i < sizeof broken / sizeof broken[0]; i++)
+        free(filter(broken[i]));
+    expect_output(".a{padding-block: !important}", ".a{}", 1);
+}
+
+/* Lengths litehtml 0.6 misreads (render/cssmath.h): found, and evaluated
+ * as a browser evaluates them. */
+static void test_lengths_evaluated(void **state)
+{
+    (void)state;
+    static const char *const needed[] = {"calc(100% - 2rem)", "MIN(720px, 100%)", "65ch",
+                                         "100dvh", "0 clamp(1rem, 2vw, 3rem)", "-webkit-calc(1px)"};
+    static const char *const read[] = {"10px", "auto", "50%", "max-content", "1.5em", "0",
+                                       "-2.5rem", "fit-content", "h1"};
+    for (size_t i = 0; i < sizeof needed / sizeof needed[0]; i++)
+        if (!css_math_needed(needed[i]))
+            fail_msg("litehtml reads \"%s\"?", needed[i]);
+    for (size_t i = 0; i < sizeof read / sizeof read[0]; i++)
+        if (css_math_needed(read[i]))
+            fail_msg("litehtml misreads \"%s\"?", read[i]);
+    const css_math_ctx c = {1000, 16, 16, 8, 8, 24, 1920, 1080};
+    static const struct {
+        const char *s;
+        double px;
+    } cases[] = {
+        {"calc(100% - 400px)", 600},
+        {"min(720px, 100% - 2rem)", 720},
+        {"min(720px, 50% - 2rem)", 468},
+        {"clamp(300px, 50vw, 1200px)", 960},
+        {"clamp(300px, 10vw, 1200px)", 300},
+        {"clamp(300px, 90vw, 1200px)", 1200},
+        {"max(50%, 400px, 2em)", 500},
+        {"65ch", 520},
+        {"100dvh", 1080},
+        {"calc((100% - 2 * 20px) / 3)", 320},
+        {"calc(10px*2 + 1em)", 36},
+        {"-webkit-calc(1px + 1px)", 2},
+        {"calc(2lh - 1ex)", 40},
+        {"calc(0 + 5px)", 5},
+        {"  calc( 1in - 6pt )  ", 88},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        double px = -1;
+        if (!css_math_eval(cases[i].s, &c, &px) || px < cases[i].px - 1e-6 ||
+            px > cases[i].px + 1e-6)
+            fail_msg("\"%s\" gave %g, not %g", cases[i].s, px, cases[i].px);
+    }
+    static const char *const bad[] = {"auto", "calc(100% - )", "calc(1px / 0)", "calc(1px * 2px)",
+                                      "calc(1px + 2)", "var(--x)", "min(1px, 2)",
+                                      "clamp(1px, 2px)", "calc(1px", "calc(1px))", "3",
+                                      "1foo", "calc(((((((((((((((((((1px)))))))))))))))))))",
+                                      ""};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        double px;
+        if (css_math_eval(bad[i], &c, &px))
+            fail_msg("\"%s\" gave %g", bad[i], px);
+    }
+    /* A percentage of what is not known yet (a height) is no length. */
+    css_math_ctx h = c;
+    h.percent_of = -1;
+    double px;
+    assert_false(css_math_eval("calc(100% - 10px)", &h, &px));
+    assert_true(css_math_eval("calc(100vh - 80px)", &h, &px));
+    assert_true(px == 1000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -297,6 +392,8 @@ int main(void)
         cmocka_unit_test(test_broken_css_is_safe),
         cmocka_unit_test(test_is_and_where_written_out),
         cmocka_unit_test(test_media_ranges_written_out),
+        cmocka_unit_test(test_logical_properties_written_out),
+        cmocka_unit_test(test_lengths_evaluated),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -531,6 +531,35 @@ static void flex_basis_gap_and_centring(void **state)
     render_doc_free(doc);
 }
 
+/* Lengths litehtml 0.6 misreads (render/cssmath.h), on a block and in the
+ * layer's flex bases, gaps and grid tracks: the boxes of the same page
+ * written in pixels. */
+static void math_lengths_as_pixels(void **state)
+{
+    (void)state;
+    render_doc *doc = lay_out("<div style='display:flex;gap:clamp(10px, 2vw, 40px);"
+                              "justify-content:center'>"
+                              "<div style='flex:0 0 calc(100px * 2)'>A</div>"
+                              "<div style='flex-basis:min(30%, 400px);flex-shrink:0'>B</div></div>",
+                              0);
+    assert_box(doc, "/html/body/div/div[1]", 240, 0, 200, 20);
+    assert_box(doc, "/html/body/div/div[2]", 460, 0, 300, 20);
+    render_doc_free(doc);
+
+    doc = lay_out("<div style='display:grid;grid-template-columns:calc(20%) 1fr 2fr;"
+                  "gap:calc(5px * 2)'><div>A</div><div>B</div><div>C</div></div>",
+                  0);
+    assert_box(doc, "/html/body/div/div[1]", 0, 0, 200, 20);
+    assert_box(doc, "/html/body/div/div[2]", 210, 0, 260, 20);
+    render_doc_free(doc);
+
+    doc = lay_out("<div style='width:calc(50% - 100px);margin-left:calc(10% + 5px);"
+                  "padding-left:max(1px, 2px)'>A</div>",
+                  0);
+    assert_box(doc, "/html/body/div", 105, 0, 402, 20);
+    render_doc_free(doc);
+}
+
 /* Items wider together than the line shrink in proportion to their bases. */
 static void flex_shrink_to_the_line(void **state)
 {
@@ -746,6 +775,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(flex_row_grow_beside_fixed),
         cmocka_unit_test(flex_basis_gap_and_centring),
+        cmocka_unit_test(math_lengths_as_pixels),
         cmocka_unit_test(flex_shrink_to_the_line),
         cmocka_unit_test(flex_wrap_lines),
         cmocka_unit_test(flex_row_of_links),
