@@ -497,6 +497,8 @@ public:
     const litehtml::tchar_t *get_style_property(const litehtml::tchar_t *name, bool inherited,
                                                 const litehtml::tchar_t *def = nullptr) const override
     {
+        if (name && custom_property(name) && strchr(name, ','))
+            return var_with_fallback(name, inherited, def);
         if (!parsing_ || !name || custom_property(name))
             return Base::get_style_property(name, inherited, def);
         const name_key k = key_of_name(name);
@@ -515,6 +517,27 @@ public:
             litehtml::element::ptr up = this->parent();
             return up ? up->get_style_property(name, true, d) : d;
         });
+    }
+
+    // litehtml 0.6 substitutes var(--name) by asking for the text between
+    // the parentheses: for var(--name, fallback), "--name, fallback", which
+    // no element has, so the declaration was lost. Here the property is
+    // looked up by its name and, where no element has it, the fallback
+    // stands (the text up to the first ')': a fallback holding another
+    // var() is then substituted in its turn).
+    const litehtml::tchar_t *var_with_fallback(const litehtml::tchar_t *name, bool inherited,
+                                               const litehtml::tchar_t *def) const
+    {
+        const char *comma = strchr(name, ',');
+        std::string own_name(name, (size_t)(comma - name));
+        while (!own_name.empty() && (own_name.back() == ' ' || own_name.back() == '\t'))
+            own_name.pop_back();
+        if (const char *v = Base::get_style_property(own_name.c_str(), inherited, nullptr))
+            return v;
+        const char *f = comma + 1;
+        while (*f == ' ' || *f == '\t' || *f == '\n')
+            f++;
+        return *f ? f : def;
     }
 
     // html_tag::parse_styles resolves the element's own styles, then its

@@ -560,6 +560,24 @@ static void math_lengths_as_pixels(void **state)
     render_doc_free(doc);
 }
 
+/* var() with a fallback: the property where an element has it, else the
+ * fallback (litehtml 0.6 looked up "--name, fallback" and lost both). */
+static void var_fallbacks(void **state)
+{
+    (void)state;
+    render_doc *doc = lay_out("<style>html{--w:700px}</style>"
+                              "<div style='width:var(--w, 600px)'>A</div>"
+                              "<div style='width:var(--nope, 500px)'>B</div>"
+                              "<div style='width:var(--nope, var(--w))'>C</div>"
+                              "<div style='width:calc(var(--nope, 300px) + 10px)'>D</div>",
+                              0);
+    assert_box(doc, "/html/body/div[1]", 0, 0, 700, 20);
+    assert_box(doc, "/html/body/div[2]", 0, 20, 500, 20);
+    assert_box(doc, "/html/body/div[3]", 0, 40, 700, 20);
+    assert_box(doc, "/html/body/div[4]", 0, 60, 310, 20);
+    render_doc_free(doc);
+}
+
 /* Items wider together than the line shrink in proportion to their bases. */
 static void flex_shrink_to_the_line(void **state)
 {
@@ -776,6 +794,7 @@ int main(void)
         cmocka_unit_test(flex_row_grow_beside_fixed),
         cmocka_unit_test(flex_basis_gap_and_centring),
         cmocka_unit_test(math_lengths_as_pixels),
+        cmocka_unit_test(var_fallbacks),
         cmocka_unit_test(flex_shrink_to_the_line),
         cmocka_unit_test(flex_wrap_lines),
         cmocka_unit_test(flex_row_of_links),
