@@ -4,8 +4,8 @@
 // that `glance extract --geometry` can run on a real browser's layout and
 // `glance bench --fidelity` can compare the two.
 //
-//   node tools/chromium-boxes.mjs [--window WxH] [--out FILE] PAGE
-//   node tools/chromium-boxes.mjs [--window WxH] --out-dir DIR [--suffix S] PAGE...
+//   node tools/chromium-boxes.mjs [--window WxH] [--root DIR] [--out FILE] PAGE
+//   node tools/chromium-boxes.mjs [--window WxH] [--root DIR] --out-dir DIR [--suffix S] PAGE...
 //
 // PAGE is an .html (or .html.gz) file; with --out-dir each page's boxes go
 // to DIR/ID.json (or DIR/ID + S), ID being the file name without
@@ -17,7 +17,9 @@
 // The page never reaches the network and none of its scripts run: the
 // context has JavaScript off (playwright's own evaluation still works),
 // every request is answered here, the page itself from the file and local
-// stylesheets from its folder (glance reads those too), everything else is
+// stylesheets from its folder, or from anywhere under --root DIR (the
+// styled corpus's pages link sheets folders above their own; glance reads
+// those too), everything else is
 // aborted. The page is served as UTF-8 when its bytes are valid UTF-8, as
 // glance reads it; otherwise Chromium follows its <meta> charset, as glance
 // does. <noscript> is hidden, as glance's user-agent stylesheet hides it.
@@ -37,7 +39,7 @@
 // parent's, and text never runs across its edges; tag names are lower case.
 
 import { readFileSync, writeFileSync, existsSync, statSync } from 'node:fs';
-import { basename, dirname, join, resolve, normalize, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 
@@ -46,13 +48,13 @@ const ORIGIN = 'http://glance.invalid';
 
 function usage(code) {
     (code ? process.stderr : process.stdout).write(
-        'usage: node tools/chromium-boxes.mjs [--window WxH] [--out FILE] PAGE\n' +
-        '       node tools/chromium-boxes.mjs [--window WxH] --out-dir DIR [--suffix S] PAGE...\n');
+        'usage: node tools/chromium-boxes.mjs [--window WxH] [--root DIR] [--out FILE] PAGE\n' +
+        '       node tools/chromium-boxes.mjs [--window WxH] [--root DIR] --out-dir DIR [--suffix S] PAGE...\n');
     process.exit(code);
 }
 
 function parseArgs(argv) {
-    const a = { w: 1920, h: 1080, out: null, outDir: null, suffix: '.json', pages: [] };
+    const a = { w: 1920, h: 1080, out: null, outDir: null, suffix: '.json', root: null, pages: [] };
     for (let i = 0; i < argv.length; i++) {
         const v = argv[i];
         if (v === '--window') {
@@ -62,6 +64,9 @@ function parseArgs(argv) {
             a.h = +m[2];
         } else if (v === '--out') {
             a.out = argv[++i];
+        } else if (v === '--root') {
+            a.root = argv[++i];
+            if (!a.root) usage(2);
         } else if (v === '--out-dir') {
             a.outDir = argv[++i];
         } else if (v === '--suffix') {
@@ -204,11 +209,18 @@ function measure() {
     };
 }
 
-async function boxesOf(context, path, engine) {
+// The page is served at its place under `root` (its own folder when no
+// root is given), so that a stylesheet a folder or two above it, as a
+// generator of documentation links its own, is found as glance finds it.
+async function boxesOf(context, path, engine, root) {
     let bytes = readFileSync(path);
     if (path.endsWith('.gz')) bytes = gunzipSync(bytes);
-    const folder = resolve(dirname(path));
-    const name = encodeURIComponent(pageId(path)) + '.html';
+    const folder = resolve(root || dirname(path));
+    const under = relative(folder, resolve(dirname(path)));
+    if (under.startsWith('..') || isAbsolute(under))
+        throw new Error(`${path} is not under --root ${root}`);
+    const name = [...(under ? under.split(sep) : []), pageId(path) + '.html']
+        .map(encodeURIComponent).join('/');
     const url = ORIGIN + '/' + name;
     const page = await context.newPage();
     try {
@@ -224,7 +236,7 @@ async function boxesOf(context, path, engine) {
                     body: bytes,
                 });
             }
-            // Local stylesheets, relative to the page's folder and inside it.
+            // Local stylesheets, inside the page's folder (or the root).
             if (u.origin === ORIGIN && req.resourceType() === 'stylesheet') {
                 const file = normalize(join(folder, decodeURIComponent(u.pathname)));
                 if ((file + sep).startsWith(folder + sep) && existsSync(file) && statSync(file).isFile())
@@ -268,7 +280,7 @@ async function main() {
         });
         for (const p of args.pages) {
             try {
-                const b = await boxesOf(context, p, engine);
+                const b = await boxesOf(context, p, engine, args.root);
                 const json = toJson(b);
                 if (args.outDir) writeFileSync(join(args.outDir, pageId(p) + args.suffix), json);
                 else if (args.out) writeFileSync(args.out, json);
