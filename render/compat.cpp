@@ -5,6 +5,7 @@
 #include "render/styled.h"
 
 #include <litehtml/el_anchor.h>
+#include <litehtml/el_body.h>
 #include <litehtml/el_div.h>
 #include <litehtml/el_para.h>
 #include <litehtml/el_table.h>
@@ -16,6 +17,7 @@
 #include <cstdlib>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <strings.h>
 #include <string>
 #include <vector>
@@ -751,7 +753,7 @@ private:
 };
 
 template <class Base>
-class element final : public styled<Base>, public node {
+class element : public styled<Base>, public node {
 public:
     explicit element(const std::shared_ptr<litehtml::document> &doc) : styled<Base>(doc) {}
 
@@ -928,7 +930,34 @@ private:
     }
 };
 
+// The body, ours as any element: a body laid out as a flex row (rustdoc's
+// sidebar and main) is one of the layer's containers.
+class body final : public element<litehtml::el_body> {
+public:
+    body(const std::shared_ptr<litehtml::document> &doc,
+         std::function<bool(litehtml::element &)> before_init)
+        : element<litehtml::el_body>(doc), before_init_(std::move(before_init))
+    {
+    }
+
+    void init() override
+    {
+        if (before_init_ && !before_init_(*this))
+            return;
+        element<litehtml::el_body>::init();
+    }
+
+private:
+    std::function<bool(litehtml::element &)> before_init_;
+};
+
 } // namespace
+
+std::shared_ptr<litehtml::element> create_body(const std::shared_ptr<litehtml::document> &doc,
+                                               std::function<bool(litehtml::element &)> before_init)
+{
+    return std::make_shared<body>(doc, std::move(before_init));
+}
 
 std::shared_ptr<litehtml::element> create_element(const char *tag,
                                                   const std::shared_ptr<litehtml::document> &doc)

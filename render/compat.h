@@ -19,22 +19,31 @@
 //    in order, a row per line.
 //
 // Items are reported to the dom tree as blocks, which CSS makes them.
-// Tables and rows stay litehtml's classes, as the container's cells and
-// body do; all of them, and ours, resolve their styles through styled.h.
+// Tables and rows stay litehtml's classes, as the container's cells do;
+// all of them, and ours, resolve their styles through styled.h.
 // Private to render/.
 #ifndef GLANCE_RENDER_COMPAT_H
 #define GLANCE_RENDER_COMPAT_H
 
 #include <litehtml.h>
 
+#include <functional>
 #include <memory>
 
 namespace compat {
 
 // The element litehtml should use for `tag`, or nullptr for litehtml's own
-// (tables, images, body and the other tags with classes of their own).
+// (tables, images and the other tags with classes of their own; the body
+// is create_body's).
 std::shared_ptr<litehtml::element> create_element(const char *tag,
                                                   const std::shared_ptr<litehtml::document> &doc);
+
+// The body, ours too (a body laid out as flex or grid is one of the
+// layer's containers), `before_init` asked before litehtml's init of the
+// tree: when it answers false, that init does not run (container.cpp's
+// bound on table cells).
+std::shared_ptr<litehtml::element> create_body(const std::shared_ptr<litehtml::document> &doc,
+                                               std::function<bool(litehtml::element &)> before_init);
 
 // True when `e` is a flex or grid item whose display the layer changed
 // (CSS blockifies items; litehtml sees them as inline-blocks on a line).

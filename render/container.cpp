@@ -127,6 +127,29 @@ struct table_guard {
     bool over;
 };
 
+// Counts the cells of every table below the body; false when they are
+// over the limit (its init must then build none).
+bool tables_within(litehtml::element &body, table_guard *g)
+{
+    double cells = 0;
+    std::vector<litehtml::element::ptr> stack{body.shared_from_this()};
+    while (!stack.empty()) {
+        litehtml::element::ptr el = stack.back();
+        stack.pop_back();
+        litehtml::style_display d = el->get_display();
+        if (d == litehtml::display_table || d == litehtml::display_inline_table)
+            cells += grid_cells(el);
+        for (size_t i = 0, n = el->get_children_count(); i < n; i++)
+            if (litehtml::element::ptr c = el->get_child((int)i))
+                stack.push_back(c);
+    }
+    g->cells = cells;
+    g->over = g->limit > 0 && cells > (double)g->limit;
+    return !g->over;
+}
+
+// litehtml's body with the bound, for plain_litehtml (the layer's body is
+// compat::create_body's, with the same bound).
 class guarded_body : public litehtml::el_body
 {
 public:
@@ -137,24 +160,8 @@ public:
 
     void init() override
     {
-        double cells = 0;
-        std::vector<litehtml::element::ptr> stack{shared_from_this()};
-        while (!stack.empty()) {
-            litehtml::element::ptr el = stack.back();
-            stack.pop_back();
-            litehtml::style_display d = el->get_display();
-            if (d == litehtml::display_table || d == litehtml::display_inline_table)
-                cells += grid_cells(el);
-            for (size_t i = 0, n = el->get_children_count(); i < n; i++)
-                if (litehtml::element::ptr c = el->get_child((int)i))
-                    stack.push_back(c);
-        }
-        guard_->cells = cells;
-        if (guard_->limit > 0 && cells > (double)guard_->limit) {
-            guard_->over = true;
-            return;
-        }
-        el_body::init();
+        if (tables_within(*this, guard_))
+            el_body::init();
     }
 
 private:
@@ -441,15 +448,17 @@ public:
                                                       const std::shared_ptr<litehtml::document> &doc) override
     {
         last_element_ms = base_now_ms();
-        // With the layer, cells and the body resolve their styles as our
-        // elements do (styled.h).
+        // With the layer, cells resolve their styles as our elements do
+        // (styled.h), and the body is one of ours (compat.h).
         bool plain = opts_.plain_litehtml;
         if (tag && (!strcmp(tag, "td") || !strcmp(tag, "th")))
             return plain ? std::make_shared<clamped_td>(doc)
                          : std::make_shared<compat::styled<clamped_td>>(doc);
         if (tag && !strcmp(tag, "body"))
             return plain ? std::make_shared<guarded_body>(doc, &tables)
-                         : std::make_shared<compat::styled<guarded_body>>(doc, &tables);
+                         : compat::create_body(doc, [g = &tables](litehtml::element &b) {
+                               return tables_within(b, g);
+                           });
         return plain ? nullptr : compat::create_element(tag, doc);
     }
 

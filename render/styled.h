@@ -585,6 +585,11 @@ public:
     {
         mend_position();
         find_math();
+        // The root and the body are never display:none (ua.css): a page
+        // that hides them until a script runs is shown as once loaded.
+        if (this->m_display == litehtml::display_none &&
+            (this->m_tag == "html" || this->m_tag == "body"))
+            this->m_display = litehtml::display_block;
     }
 
     // The lengths litehtml misread (cssmath.h): found once the element's
