@@ -64,24 +64,14 @@ std::vector<std::string> split_value(const char *s, bool comma = false)
 }
 
 // A length in px against `percent_of`; `fallback` for auto, none and
-// keywords. What litehtml cannot read (calc(), 65ch) is evaluated as
-// styled.h evaluates an element's own lengths, a "0" taken for half an em.
+// keywords. What litehtml cannot read (calc(), 65ch) is evaluated against
+// styled.h's math_context.
 int length_px(const litehtml::element *el, const std::string &s, int percent_of, int fallback)
 {
     if (s.empty())
         return fallback;
     if (css_math_needed(s.c_str())) {
-        css_math_ctx c;
-        c.percent_of = percent_of;
-        c.em = el->get_font_size();
-        litehtml::element::ptr root = el->get_document()->root();
-        c.rem = root ? root->get_font_size() : 16;
-        c.ch = c.ex = c.em / 2;
-        c.lh = c.em * 1.2;
-        litehtml::position win;
-        el->get_document()->container()->get_client_rect(win);
-        c.vw = win.width;
-        c.vh = win.height;
+        css_math_ctx c = math_context(el, percent_of);
         double px;
         return css_math_eval(s.c_str(), &c, &px) ? (int)std::lround(px) : fallback;
     }

@@ -465,21 +465,26 @@ inline bool is_space(const litehtml::element *el)
     return el && typeid(*el) == typeid(litehtml::el_space);
 }
 
-// The length properties whose values litehtml 0.6 may misread
-// (cssmath.h), and whether a percentage of them is of the width the box is
-// laid out in (a height's is of a height glance does not know).
-struct math_property {
-    const char *name;
-    bool of_width;
-};
-inline const math_property math_properties[] = {
-    {"width", true},        {"min-width", true},      {"max-width", true},
-    {"height", false},      {"min-height", false},    {"max-height", false},
-    {"margin-left", true},  {"margin-right", true},   {"margin-top", true},
-    {"margin-bottom", true}, {"padding-left", true},  {"padding-right", true},
-    {"padding-top", true},  {"padding-bottom", true}, {"left", true},
-    {"right", true},        {"top", false},           {"bottom", false}};
-inline constexpr size_t n_math_properties = sizeof math_properties / sizeof math_properties[0];
+// What a length of `el` is measured against (cssmath.h), 100% being
+// `percent_of` (below 0: unknown): its font size, the root's, the window;
+// a "0" taken for half an em, an x-height too, a line for 1.2 em, where
+// the element's font metrics are not at hand (styled::resolve_math has
+// them).
+inline css_math_ctx math_context(const litehtml::element *el, double percent_of)
+{
+    css_math_ctx c;
+    c.percent_of = percent_of;
+    c.em = el->get_font_size();
+    litehtml::element::ptr root = el->get_document()->root();
+    c.rem = root ? root->get_font_size() : 16;
+    c.ch = c.ex = c.em / 2;
+    c.lh = c.em * 1.2;
+    litehtml::position win;
+    el->get_document()->container()->get_client_rect(win);
+    c.vw = win.width;
+    c.vh = win.height;
+    return c;
+}
 
 // An element class of litehtml's (Base) with the caches, the index and the
 // filter above.
@@ -592,6 +597,41 @@ public:
             this->m_display = litehtml::display_block;
     }
 
+    // The length properties whose values litehtml 0.6 may misread
+    // (cssmath.h), each with its place in the element and whether a
+    // percentage of it is of the width the box is laid out in (a height's
+    // is of a height glance does not know).
+    struct math_property {
+        const char *name;
+        bool of_width;
+        litehtml::css_length *(*of)(styled *);
+    };
+    static const math_property *math_properties(size_t *n)
+    {
+        static const math_property p[] = {
+            {"width", true, [](styled *e) { return &e->m_css_width; }},
+            {"min-width", true, [](styled *e) { return &e->m_css_min_width; }},
+            {"max-width", true, [](styled *e) { return &e->m_css_max_width; }},
+            {"height", false, [](styled *e) { return &e->m_css_height; }},
+            {"min-height", false, [](styled *e) { return &e->m_css_min_height; }},
+            {"max-height", false, [](styled *e) { return &e->m_css_max_height; }},
+            {"margin-left", true, [](styled *e) { return &e->m_css_margins.left; }},
+            {"margin-right", true, [](styled *e) { return &e->m_css_margins.right; }},
+            {"margin-top", true, [](styled *e) { return &e->m_css_margins.top; }},
+            {"margin-bottom", true, [](styled *e) { return &e->m_css_margins.bottom; }},
+            {"padding-left", true, [](styled *e) { return &e->m_css_padding.left; }},
+            {"padding-right", true, [](styled *e) { return &e->m_css_padding.right; }},
+            {"padding-top", true, [](styled *e) { return &e->m_css_padding.top; }},
+            {"padding-bottom", true, [](styled *e) { return &e->m_css_padding.bottom; }},
+            {"left", true, [](styled *e) { return &e->m_css_offsets.left; }},
+            {"right", true, [](styled *e) { return &e->m_css_offsets.right; }},
+            {"top", false, [](styled *e) { return &e->m_css_offsets.top; }},
+            {"bottom", false, [](styled *e) { return &e->m_css_offsets.bottom; }},
+        };
+        *n = sizeof p / sizeof p[0];
+        return p;
+    }
+
     // The lengths litehtml misread (cssmath.h): found once the element's
     // declarations are final, evaluated where they can be (no percentage
     // of a width not yet known), and again against the width each layout
@@ -599,12 +639,14 @@ public:
     void find_math()
     {
         math_.reset();
+        size_t n;
+        const math_property *props = math_properties(&n);
         for (const auto &kv : style_properties(this->m_style)) {
             const std::string &v = kv.second.m_value;
             if (v.empty() || !css_math_needed(v.c_str()))
                 continue;
-            for (size_t i = 0; i < n_math_properties; i++)
-                if (kv.first == math_properties[i].name) {
+            for (size_t i = 0; i < n; i++)
+                if (kv.first == props[i].name) {
                     if (!math_)
                         math_.reset(new std::vector<std::pair<size_t, std::string>>);
                     math_->push_back({i, v});
@@ -613,61 +655,33 @@ public:
         resolve_math(-1);
     }
 
-    litehtml::css_length *math_length(size_t i)
-    {
-        static litehtml::css_length *(*const of[])(styled *) = {
-            [](styled *e) { return &e->m_css_width; },
-            [](styled *e) { return &e->m_css_min_width; },
-            [](styled *e) { return &e->m_css_max_width; },
-            [](styled *e) { return &e->m_css_height; },
-            [](styled *e) { return &e->m_css_min_height; },
-            [](styled *e) { return &e->m_css_max_height; },
-            [](styled *e) { return &e->m_css_margins.left; },
-            [](styled *e) { return &e->m_css_margins.right; },
-            [](styled *e) { return &e->m_css_margins.top; },
-            [](styled *e) { return &e->m_css_margins.bottom; },
-            [](styled *e) { return &e->m_css_padding.left; },
-            [](styled *e) { return &e->m_css_padding.right; },
-            [](styled *e) { return &e->m_css_padding.top; },
-            [](styled *e) { return &e->m_css_padding.bottom; },
-            [](styled *e) { return &e->m_css_offsets.left; },
-            [](styled *e) { return &e->m_css_offsets.right; },
-            [](styled *e) { return &e->m_css_offsets.top; },
-            [](styled *e) { return &e->m_css_offsets.bottom; },
-        };
-        static_assert(sizeof of / sizeof of[0] == n_math_properties, "one per property");
-        return of[i](this);
-    }
-
     // width: what 100% is, below 0 when not yet known.
     void resolve_math(int width)
     {
         if (!math_)
             return;
-        css_math_ctx c;
-        c.percent_of = width;
-        c.em = this->m_font_size;
-        litehtml::element::ptr root = this->get_document()->root();
-        c.rem = root ? root->get_font_size() : 16;
-        c.ex = this->m_font_metrics.x_height > 0 ? this->m_font_metrics.x_height : c.em / 2;
-        c.lh = this->m_line_height > 0 ? this->m_line_height : c.em * 1.2;
-        litehtml::position win;
-        this->get_document()->container()->get_client_rect(win);
-        c.vw = win.width;
-        c.vh = win.height;
-        c.ch = -1;
+        size_t n;
+        const math_property *props = math_properties(&n);
+        css_math_ctx c = math_context(this, width);
+        if (this->m_font_metrics.x_height > 0)
+            c.ex = this->m_font_metrics.x_height;
+        if (this->m_line_height > 0)
+            c.lh = this->m_line_height;
+        bool ch_known = false;
         for (const auto &m : *math_) {
-            if (c.ch < 0 && m.second.find("ch") != std::string::npos) {
+            if (!ch_known && m.second.find("ch") != std::string::npos) {
                 int w = this->m_font ? this->get_document()->container()->text_width("0", this->m_font)
                                      : 0;
-                c.ch = w > 0 ? w : c.em / 2;
+                if (w > 0)
+                    c.ch = w;
+                ch_known = true;
             }
             css_math_ctx mc = c;
-            if (!math_properties[m.first].of_width)
+            if (!props[m.first].of_width)
                 mc.percent_of = -1;
             double px;
             if (css_math_eval(m.second.c_str(), &mc, &px))
-                math_length(m.first)->set_value((float)px, litehtml::css_units_px);
+                props[m.first].of(this)->set_value((float)px, litehtml::css_units_px);
         }
     }
 
