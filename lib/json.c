@@ -133,6 +133,10 @@ char *json_build(const glance_result *res)
         /* Its text hidden by visibility until a script ran: shown. */
         if (res->rstats.visibility_revealed)
             json_object_object_add(d, "visibility_revealed", json_object_new_boolean(1));
+        /* Streamed in parts that its scripts move into place: put there. */
+        if (res->rstats.streamed_parts > 0)
+            json_object_object_add(d, "streamed_parts",
+                                   json_object_new_int(res->rstats.streamed_parts));
         json_object_object_add(o, "document", d);
         json_object *css = json_object_new_object();
         json_object_object_add(css, "loaded", json_object_new_int(res->rstats.stylesheets_loaded));

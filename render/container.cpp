@@ -770,6 +770,7 @@ extern "C" render_status render_load(render_engine *eng, const char *html, const
                 css_prepare_html(ix.get(), html, len, attempt == 0, &info), free);
             if (!page)
                 return RENDER_ENOMEM;
+            st.streamed_parts = info.streamed_parts;
             if (generated_over())
                 return RENDER_EGENERATED;
             if (attempt > 0) {

@@ -1,6 +1,7 @@
 /* render/: dropping the CSS rules a page cannot use (cssfilter.h). */
 #include "render/cssfilter.h"
 #include "render/noscript.h"
+#include "render/streamed.h"
 
 #include "base/buf.h"
 #include "base/tags.h"
@@ -1594,12 +1595,23 @@ char *css_prepare_html(css_index *ix, const char *html, size_t len, int noscript
                        css_page_info *info)
 {
     noscript_plan plan;
-    css_page_info local = {0, 0};
+    css_page_info local = {0, 0, 0};
     if (!info)
         info = &local;
     memset(info, 0, sizeof *info);
-    if (noscript_plan_page(html, len, &plan, &info->text_bytes) != 0)
+    char *spliced;
+    size_t spliced_len;
+    info->streamed_parts = streamed_splice(html, len, &spliced, &spliced_len);
+    if (info->streamed_parts < 0)
         return NULL;
+    if (spliced) {
+        html = spliced;
+        len = spliced_len;
+    }
+    if (noscript_plan_page(html, len, &plan, &info->text_bytes) != 0) {
+        free(spliced);
+        return NULL;
+    }
     html_rewrite r = {ix, html, BASE_BUF_INIT, 0};
     base_tag_scanner s;
     base_tag_scanner_init(&s, html, len);
@@ -1628,5 +1640,6 @@ char *css_prepare_html(css_index *ix, const char *html, size_t len, int noscript
     }
     noscript_plan_free(&plan);
     base_buf_add(&r.o, r.copied, (size_t)(html + len - r.copied));
+    free(spliced);
     return base_buf_take(&r.o, NULL);
 }

@@ -69,7 +69,8 @@ char *css_filter(css_index *ix, const char *css, size_t len, size_t *out_len);
  * the text of each <script> and every comment left out (a quarter of a
  * page's bytes on the benchmark, which the HTML parser then does not read,
  * and elements litehtml would build for nothing), and the <noscript>s a
- * reader without scripts is shown marked (render/noscript.h). The content
+ * reader without scripts is shown marked (render/noscript.h), the parts of
+ * a streamed page put where its scripts would put them (render/streamed.h). The content
  * of <svg> is kept: litehtml lays it out as inline boxes, and taking it out
  * moves the page. With `noscript_styles` 0, the <style>s inside <noscript>
  * are left out too. Malloc'd, NUL-terminated; NULL when out of memory.
@@ -78,6 +79,8 @@ typedef struct css_page_info {
     size_t text_bytes;  /* bytes of the page's text outside <noscript> and
                            raw-text elements, white space not counted */
     int noscript_styles; /* <style>s inside <noscript>: how many */
+    int streamed_parts;  /* parts of a streamed page put in place
+                            (render/streamed.h) */
 } css_page_info;
 char *css_prepare_html(css_index *ix, const char *html, size_t len, int noscript_styles,
                        css_page_info *info);

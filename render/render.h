@@ -120,6 +120,8 @@ typedef struct render_stats {
                                     the <style>s of its <noscript>s */
     int visibility_revealed; /* the page hid its text with visibility until a
                                 script shows it: shown (container.cpp) */
+    int streamed_parts; /* parts of a streamed page that its scripts would
+                           move into place: put there (streamed.h) */
     int stylesheets_loaded;
     int stylesheets_skipped; /* remote, missing, too large or over the count */
     /* Scripts of the page's text that no installed face has, measured with

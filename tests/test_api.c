@@ -168,6 +168,36 @@ static void pinned_boxes_wait(void **state)
     glance_options_free(opt);
 }
 
+/* A page streamed in parts: the JSON's document says how many were put
+ * in place, and the story is the scorer's own answer, in order. */
+static void streamed_parts_counted(void **state)
+{
+    (void)state;
+    glance_options *opt = glance_options_new();
+    assert_non_null(opt);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/streamed.html", FIXTURES_DIR);
+    glance_result *res;
+    assert_int_equal(glance_extract_file(ctx, path, opt, &res), GLANCE_OK);
+    const char *text = glance_result_text(res);
+    const char *a = strstr(text, "and carries bicycles in a car of its own");
+    const char *b = strstr(text, "and the dining car serves breakfast from six");
+    const char *c = strstr(text, "Tickets go on sale next month");
+    if (!a || !b || !c || !(a < b && b < c))
+        fail_msg("parts missing or out of order:\n%s", text);
+    json_object *o = json_tokener_parse(glance_result_json(res)), *d, *v;
+    assert_non_null(o);
+    assert_true(json_object_object_get_ex(o, "document", &d));
+    assert_true(json_object_object_get_ex(d, "streamed_parts", &v));
+    assert_int_equal(json_object_get_int(v), 2);
+    assert_true(json_object_object_get_ex(o, "score", &d));
+    assert_true(json_object_object_get_ex(d, "fallback", &v));
+    assert_false(json_object_get_boolean(v));
+    json_object_put(o);
+    glance_result_free(res);
+    glance_options_free(opt);
+}
+
 /* A listing whose items are links (a job board): the default answers with
  * its items. Links are most of its characters, and the classic policy finds
  * no article; an older rule took that for a page of links and answered
@@ -1109,6 +1139,7 @@ int main(void)
         cmocka_unit_test(declared_legacy_charsets),
         cmocka_unit_test(classic_falls_back_to_bte),
         cmocka_unit_test(pinned_boxes_wait),
+        cmocka_unit_test(streamed_parts_counted),
         cmocka_unit_test(classic_weighs_gce_against_bte),
         cmocka_unit_test(classic_trims_gce),
         cmocka_unit_test(method_names),

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +12,8 @@
 
 #include "render/cssfilter.h"
 #include "render/cssmath.h"
+#include "render/streamed.h"
+#include "base/buf.h"
 
 static const char PAGE[] =
     "<!DOCTYPE html><html><head><title>t</title></head><body>"
@@ -152,6 +155,154 @@ static void test_page_rewrite(void **state)
                              "<textarea><!-- kept --></textarea></body></html>");
     free(out);
     css_index_free(ix);
+}
+
+/* The page as streamed_splice writes it; NULL when it places nothing. */
+static char *spliced(const char *html, int parts)
+{
+    char *out;
+    size_t n;
+    assert_int_equal(streamed_splice(html, strlen(html), &out, &n), parts);
+    if (out)
+        assert_int_equal(n, strlen(out));
+    return out;
+}
+
+static void test_streamed_parts_put_in_place(void **state)
+{
+    (void)state;
+    /* A boundary with its fallback, the part at the end, and the script
+     * that moves it: the part's content in the boundary's place, the
+     * fallback and the hidden copy gone, the script's text kept. */
+    const char *boundary = "<body><h1>Site</h1><!--$?--><template id=\"B:0\"></template>"
+                           "<p>Loading</p><!--$--><i>x</i><!--/$--><p>spinner</p><!--/$-->"
+                           "<footer>f</footer><div hidden id=\"S:0\"><article>Story</article>"
+                           "</div><script>$RC(\"B:0\",\"S:0\")</script></body>";
+    char *out = spliced(boundary, 1);
+    assert_non_null(out);
+    assert_string_equal(out, "<body><h1>Site</h1><!--$?--><article>Story</article><!--/$-->"
+                             "<footer>f</footer><script>$RC(\"B:0\",\"S:0\")</script></body>");
+    free(out);
+
+    /* A placeholder inside a part, filled by a second part ($RS, ids in
+     * the other order), single quotes, a part with a <div> of its own
+     * inside. */
+    const char *nested = "<main><template id=\"B:a\"></template></main>"
+                         "<div hidden id=\"S:a\"><div><p>One</p></div><template id=\"P:1\">"
+                         "</template><p>Three</p></div>"
+                         "<div hidden=\"\" id=\"S:1\"><p>Two</p></div>"
+                         "<script>$RS('S:1', 'P:1');$RC(\"B:a\",\"S:a\")</script>";
+    out = spliced(nested, 2);
+    assert_non_null(out);
+    assert_string_equal(out, "<main><div><p>One</p></div><p>Two</p><p>Three</p></main>"
+                             "<script>$RS('S:1', 'P:1');$RC(\"B:a\",\"S:a\")</script>");
+    free(out);
+
+    /* Through css_prepare_html: the comments and the script text go too. */
+    css_index *ix = css_index_html(boundary, strlen(boundary));
+    assert_non_null(ix);
+    css_page_info info;
+    out = css_prepare_html(ix, boundary, strlen(boundary), 1, &info);
+    assert_non_null(out);
+    assert_int_equal(info.streamed_parts, 1);
+    assert_string_equal(out, "<body><h1>Site</h1><article>Story</article>"
+                             "<footer>f</footer><script></script></body>");
+    free(out);
+    css_index_free(ix);
+}
+
+static void test_streamed_pages_left_alone(void **state)
+{
+    (void)state;
+    const char *pages[] = {
+        /* no script names a pair */
+        "<template id=\"B:0\"></template><div hidden id=\"S:0\">x</div>",
+        /* the function defined, never called */
+        "<script>$RC=function(b,c){}</script><div hidden id=\"S:0\">x</div>",
+        /* a pair whose part is missing, or whose placeholder is */
+        "<template id=\"B:0\"></template><script>$RC(\"B:0\",\"S:0\")</script>",
+        "<div hidden id=\"S:0\">x</div><script>$RC(\"B:0\",\"S:0\")</script>",
+        /* a part that is not hidden, a template with content */
+        "<template id=\"B:0\"></template><div id=\"S:0\">x</div><script>$RC(\"B:0\",\"S:0\")"
+        "</script>",
+        "<template id=\"B:0\"><p>t</p></template><div hidden id=\"S:0\">x</div>"
+        "<script>$RC(\"B:0\",\"S:0\")</script>",
+        /* a placeholder inside its own part */
+        "<div hidden id=\"S:0\"><template id=\"P:0\"></template></div>"
+        "<script>$RS(\"S:0\",\"P:0\")</script>",
+        /* cut off in the middle of the instruction or of the part */
+        "<template id=\"B:0\"></template><div hidden id=\"S:0\">x</div><script>$RC(\"B:0\",",
+        "<template id=\"B:0\"></template><script>$RC(\"B:0\",\"S:0\")</script>"
+        "<div hidden id=\"S:0\">x",
+    };
+    for (size_t i = 0; i < sizeof pages / sizeof pages[0]; i++) {
+        char *out = spliced(pages[i], 0);
+        if (out)
+            fail_msg("page %zu rewritten: %s", i, out);
+    }
+
+    /* Two parts each holding the other's placeholder: neither can be
+     * reached; written once, without looping. */
+    const char *cycle = "<p>a</p><div hidden id=\"S:0\"><template id=\"P:1\"></template></div>"
+                        "<div hidden id=\"S:1\"><template id=\"P:0\"></template></div>"
+                        "<script>$RS(\"S:0\",\"P:0\");$RS(\"S:1\",\"P:1\")</script>";
+    char *out = spliced(cycle, 2);
+    assert_non_null(out);
+    assert_string_equal(out, "<p>a</p><script>$RS(\"S:0\",\"P:0\");$RS(\"S:1\",\"P:1\")</script>");
+    free(out);
+
+    /* One part named by two scripts: placed once, at the first. */
+    const char *twice = "<template id=\"B:0\"></template><template id=\"B:1\"></template>"
+                        "<div hidden id=\"S:0\">x</div>"
+                        "<script>$RC(\"B:0\",\"S:0\");$RC(\"B:1\",\"S:0\")</script>";
+    out = spliced(twice, 1);
+    assert_non_null(out);
+    assert_string_equal(out, "x<template id=\"B:1\"></template>"
+                             "<script>$RC(\"B:0\",\"S:0\");$RC(\"B:1\",\"S:0\")</script>");
+    free(out);
+
+    /* Parts within parts deeper than the bound: the deepest left out. */
+    base_buf chain = BASE_BUF_INIT;
+    base_buf_puts(&chain, "<template id=\"P:0\"></template>");
+    for (int i = 0; i < STREAMED_MAX_NESTING + 10; i++)
+        base_buf_printf(&chain,
+                        "<div hidden id=\"S:%d\">[%d]<template id=\"P:%d\"></template></div>", i,
+                        i, i + 1);
+    base_buf_puts(&chain, "<script>");
+    for (int i = 0; i < STREAMED_MAX_NESTING + 10; i++)
+        base_buf_printf(&chain, "$RS(\"S:%d\",\"P:%d\");", i, i);
+    base_buf_puts(&chain, "</script>");
+    char *deep = base_buf_take(&chain, NULL);
+    assert_non_null(deep);
+    out = spliced(deep, STREAMED_MAX_NESTING + 10);
+    assert_non_null(out);
+    char last[32];
+    snprintf(last, sizeof last, "[%d]", STREAMED_MAX_NESTING - 1);
+    assert_non_null(strstr(out, last));
+    snprintf(last, sizeof last, "[%d]", STREAMED_MAX_NESTING);
+    assert_null(strstr(out, last));
+    free(out);
+    free(deep);
+
+    /* More parts than are read: those within the bound placed, the rest
+     * left hidden where they are. */
+    base_buf b = BASE_BUF_INIT;
+    for (int i = 0; i < STREAMED_MAX_PARTS + 100; i++)
+        base_buf_printf(&b, "<template id=\"B:%x\"></template>", i);
+    for (int i = 0; i < STREAMED_MAX_PARTS + 100; i++)
+        base_buf_printf(&b, "<div hidden id=\"S:%x\">%d</div>", i, i);
+    base_buf_puts(&b, "<script>");
+    for (int i = 0; i < STREAMED_MAX_PARTS + 100; i++)
+        base_buf_printf(&b, "$RC(\"B:%x\",\"S:%x\");", i, i);
+    base_buf_puts(&b, "</script>");
+    char *big = base_buf_take(&b, NULL);
+    assert_non_null(big);
+    out = spliced(big, STREAMED_MAX_PARTS);
+    assert_non_null(out);
+    assert_non_null(strstr(out, "40944095<template id=\"B:1000\"></template>"));
+    assert_non_null(strstr(out, "<div hidden id=\"S:1000\">4096</div>"));
+    free(out);
+    free(big);
 }
 
 /* Every byte of `out` but the filter's own punctuation is in `in`: nothing
@@ -389,6 +540,8 @@ int main(void)
         cmocka_unit_test(test_rules_by_tag_class_id),
         cmocka_unit_test(test_lists_media_and_at_rules),
         cmocka_unit_test(test_page_rewrite),
+        cmocka_unit_test(test_streamed_parts_put_in_place),
+        cmocka_unit_test(test_streamed_pages_left_alone),
         cmocka_unit_test(test_broken_css_is_safe),
         cmocka_unit_test(test_is_and_where_written_out),
         cmocka_unit_test(test_media_ranges_written_out),
