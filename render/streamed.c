@@ -298,7 +298,8 @@ static int pair_up(scan *s)
             return -1;
         placed++;
     }
-    qsort(s->events, s->n_events, sizeof *s->events, by_start);
+    if (s->n_events > 1)
+        qsort(s->events, s->n_events, sizeof *s->events, by_start);
     return placed;
 }
 
