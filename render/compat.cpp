@@ -272,6 +272,13 @@ item_style read_item(const litehtml::element *el)
     return is;
 }
 
+// Members litehtml keeps protected, named through a derived type so that
+// the layer can read and set them on any of its elements.
+struct tag_fields : litehtml::html_tag {
+    static constexpr litehtml::css_length litehtml::html_tag::*width = &tag_fields::m_css_width;
+    static constexpr litehtml::css_margins litehtml::html_tag::*margins = &tag_fields::m_css_margins;
+};
+
 // What the layer knows of one of its elements.
 class node {
 public:
@@ -521,6 +528,47 @@ private:
         return e;
     }
 
+    // A descendant of an item being measured, sized by its content: CSS
+    // takes a box's contribution to its ancestor's max-content width with
+    // a width in percent as auto (it would be a percentage of itself) and
+    // auto margins as 0, where litehtml takes the percentage of the room
+    // and the margins that centre the box in it: a search box 100% wide, or
+    // a logo centred with margin: auto, stretched a sidebar holding it to
+    // the whole window.
+    struct sized {
+        litehtml::html_tag *tag;
+        litehtml::css_length width, left, right;
+        void restore()
+        {
+            tag->*tag_fields::width = width;
+            (tag->*tag_fields::margins).left = left;
+            (tag->*tag_fields::margins).right = right;
+        }
+    };
+
+    static void content_sizing(litehtml::element *el, std::vector<sized> &changed)
+    {
+        for (size_t i = 0, k = el->get_children_count(); i < k; i++) {
+            litehtml::element *c = el->get_child((int)i).get();
+            auto *t = dynamic_cast<litehtml::html_tag *>(c);
+            if (!t)
+                continue;
+            litehtml::css_length &w = t->*tag_fields::width;
+            litehtml::css_margins &m = t->*tag_fields::margins;
+            bool percent = !w.is_predefined() && w.units() == litehtml::css_units_percentage;
+            if (percent || m.left.is_predefined() || m.right.is_predefined()) {
+                changed.push_back({t, w, m.left, m.right});
+                if (percent)
+                    w.predef(0);
+                if (m.left.is_predefined())
+                    m.left.set_value(0, litehtml::css_units_px);
+                if (m.right.is_predefined())
+                    m.right.set_value(0, litehtml::css_units_px);
+            }
+            content_sizing(c, changed);
+        }
+    }
+
     // The max-content width of an item within W, margins included
     // (litehtml's shrink-to-fit width of the item laid out at W), measured
     // once per width (node::measured).
@@ -530,7 +578,11 @@ private:
             for (int i = 0; i < n->n_measured; i++)
                 if (n->measured[i].room == W)
                     return n->measured[i].outer;
+        std::vector<sized> changed;
+        content_sizing(el, changed);
         int outer = el->render(0, 0, W);
+        for (sized &c : changed)
+            c.restore();
         if (n) {
             n->measured[n->next_measured] = {W, outer};
             n->next_measured = (n->next_measured + 1) % 8;
