@@ -39,6 +39,10 @@ int base_tag_is(const base_tag *t, const char *lower)
     return t->name && eq_lower(t->name, t->name_len, lower);
 }
 
+const char *const base_void_elements[] = {
+    "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
+    "source", "track", "wbr", "basefont", "bgsound", "frame", "keygen", "image", "menuitem", NULL};
+
 int base_tag_in(const char *name, const char *const *names)
 {
     for (; name && *names; names++)

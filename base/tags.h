@@ -106,6 +106,9 @@ int base_tag_attr_is(const base_tag_attr *a, const char *lower);
 /* Is `name` (NULL: no) one of `names`, a NULL-terminated list? Exact
  * bytes: for names lower-cased already (base_tag.lower, a dom tag). */
 int base_tag_in(const char *name, const char *const *names);
+/* The void elements, which have no content and no end tag (and the
+ * obsolete ones parsers treat alike), for base_tag_in. */
+extern const char *const base_void_elements[];
 
 /* HTML's white space: space, tab, LF, FF and CR. */
 static inline int base_html_space(char c)

@@ -276,7 +276,8 @@ item_style read_item(const litehtml::element *el)
 // the layer can read and set them on any of its elements.
 struct tag_fields : litehtml::html_tag {
     static constexpr litehtml::css_length litehtml::html_tag::*width = &tag_fields::m_css_width;
-    static constexpr litehtml::css_margins litehtml::html_tag::*margins = &tag_fields::m_css_margins;
+    static constexpr litehtml::css_margins litehtml::html_tag::*margins =
+        &tag_fields::m_css_margins;
 };
 
 // What the layer knows of one of its elements.

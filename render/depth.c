@@ -58,10 +58,6 @@ int render_html_depth(const char *html, size_t len)
     return deepest;
 }
 
-static const char *const void_elements[] = {
-    "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
-    "source", "track", "wbr", "basefont", "bgsound", "frame", "keygen", "image", "menuitem", NULL};
-
 /* Elements that no start tag closes implicitly (nor reopens, as the
  * formatting elements are): a parser nests them as the tags do, so their
  * depth in the scan is a lower bound of the parser's up to what an end
@@ -302,7 +298,7 @@ int render_html_count(const char *html, size_t len, render_html_counts *out)
             continue;
         }
         /* "<div/>" opens a div in HTML: only void elements never nest. */
-        if (base_tag_in(t.lower, void_elements))
+        if (base_tag_in(t.lower, base_void_elements))
             continue;
         if (base_grow(&stack, &cap, n + 1, sizeof *stack)) {
             failed = 1;

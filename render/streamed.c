@@ -197,7 +197,8 @@ static int read_page(scan *s, const char *html, size_t len)
                 waiting = &s->holders[s->n_holders++];
                 *waiting = (holder){id, t.start, NULL, after_pending};
             } else if (id.n && hidden && n_open < STREAMED_MAX_OPEN &&
-                       s->n_parts < STREAMED_MAX_PARTS) {
+                       s->n_parts < STREAMED_MAX_PARTS &&
+                       !base_tag_in(t.lower, base_void_elements)) {
                 if (base_grow(&s->parts, &s->cap_parts, s->n_parts + 1, sizeof *s->parts) != 0)
                     return -1;
                 s->parts[s->n_parts] = (part){id, t.start, t.start + t.len, NULL, NULL, 0};

@@ -241,6 +241,22 @@ static void test_streamed_pages_left_alone(void **state)
             fail_msg("page %zu rewritten: %s", i, out);
     }
 
+    /* Hidden void elements with ids, more than can be open at once, before
+     * a part: they open nothing, and the part is still found. */
+    base_buf voids = BASE_BUF_INIT;
+    base_buf_puts(&voids, "<template id=\"B:0\"></template>");
+    for (int i = 0; i < STREAMED_MAX_OPEN + 10; i++)
+        base_buf_printf(&voids, "<input hidden id=\"f%d\"><img hidden id=\"i%d\">", i, i);
+    base_buf_puts(&voids, "<div hidden id=\"S:0\">x</div><script>$RC(\"B:0\",\"S:0\")</script>");
+    char *vp = base_buf_take(&voids, NULL);
+    assert_non_null(vp);
+    char *vout = spliced(vp, 1);
+    assert_non_null(vout);
+    assert_non_null(strstr(vout, "<input hidden id=\"f0\">"));
+    assert_true(vout[0] == 'x');
+    free(vout);
+    free(vp);
+
     /* Two parts each holding the other's placeholder: neither can be
      * reached; written once, without looping. */
     const char *cycle = "<p>a</p><div hidden id=\"S:0\"><template id=\"P:1\"></template></div>"
