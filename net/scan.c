@@ -191,8 +191,12 @@ int net_scan_html(const char *html, size_t len, char **base,
         base_tag_attr rel, href;
         if (base_tag_is(&t, "link")) {
             /* litehtml 0.6 applies a <link> only when rel is "stylesheet",
-             * exactly (el_link.cpp). */
-            if (find_attr(&t, "rel", &rel) && find_attr(&t, "href", &href) && href.value_len) {
+             * exactly (el_link.cpp); one marked disabled (a theme the
+             * page's script may switch to) render/ leaves out, as a
+             * browser does. */
+            base_tag_attr off;
+            if (find_attr(&t, "rel", &rel) && find_attr(&t, "href", &href) && href.value_len &&
+                !find_attr(&t, "disabled", &off)) {
                 char *r = attr_value(&rel);
                 char *h = r ? attr_value(&href) : NULL;
                 int rc = h && strcmp(r, "stylesheet") == 0 ? fn(ud, h) : 0;

@@ -142,6 +142,8 @@ static void test_page_rewrite(void **state)
 {
     (void)state;
     const char html[] = "<html><head><style>.a{x:y} .gone{x:y}</style>"
+                        "<link rel=stylesheet href=light.css>"
+                        "<link rel=stylesheet href=dark.css disabled>"
                         "<script type=\"text/javascript\">if (a < b) document.write('<p>');</script>"
                         "</head><body><!-- a comment --><div class=a>text</div>"
                         "<textarea><!-- kept --></textarea></body></html>";
@@ -150,6 +152,7 @@ static void test_page_rewrite(void **state)
     char *out = css_prepare_html(ix, html, strlen(html), 1, NULL);
     assert_non_null(out);
     assert_string_equal(out, "<html><head><style>.a{x:y}\n</style>"
+                             "<link rel=stylesheet href=light.css>"
                              "<script type=\"text/javascript\"></script>"
                              "</head><body><div class=a>text</div>"
                              "<textarea><!-- kept --></textarea></body></html>");

@@ -55,6 +55,7 @@ static void scan_finds_what_litehtml_asks_for(void **state)
         "<link href='/b.css' rel=stylesheet media=print>"
         "<link rel=\"preload\" href=\"no-preload.css\">"
         "<link rel=\"alternate stylesheet\" href=\"no-alternate.css\">"
+        "<link rel=\"stylesheet\" href=\"no-disabled.css\" disabled>"
         "<!-- <link rel=stylesheet href=no-comment.css> -->"
         "<script>var s = '<link rel=stylesheet href=no-script.css>';</script>"
         "<style>/* @import 'no-css-comment.css'; */ @import \"c.css\"; @import url(d.css) screen;"
