@@ -56,6 +56,16 @@ int base_tag_attr_is(const base_tag_attr *a, const char *lower)
     return eq_lower(a->name, a->name_len, lower);
 }
 
+int base_tag_find_attr(const base_tag *t, const char *lower, base_tag_attr *out)
+{
+    base_tag_attrs it;
+    base_tag_attrs_init(&it, t);
+    while (base_tag_attrs_next(&it, out))
+        if (base_tag_attr_is(out, lower))
+            return 1;
+    return 0;
+}
+
 /* Attributes ----------------------------------------------------------------- */
 
 /* One attribute from *pp (before-attribute-name state) on; 0 at the tag's

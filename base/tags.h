@@ -102,6 +102,9 @@ void base_tag_attrs_init(base_tag_attrs *it, const base_tag *t);
 int base_tag_attrs_next(base_tag_attrs *it, base_tag_attr *a);
 /* Is the attribute's name `lower` (ASCII, lower case)? */
 int base_tag_attr_is(const base_tag_attr *a, const char *lower);
+/* The first attribute of a START or END token called `lower` (the
+ * standard drops later ones) into *out: 1, or 0 when it has none. */
+int base_tag_find_attr(const base_tag *t, const char *lower, base_tag_attr *out);
 
 /* Is `name` (NULL: no) one of `names`, a NULL-terminated list? Exact
  * bytes: for names lower-cased already (base_tag.lower, a dom tag). */

@@ -155,18 +155,6 @@ int net_scan_css(const char *css, size_t len, int (*fn)(void *ud, const char *re
     return 0;
 }
 
-/* The value of the first attribute called `name` of a tag (the standard
- * drops later ones); 0 when it has none. */
-static int find_attr(const base_tag *t, const char *name, base_tag_attr *out)
-{
-    base_tag_attrs it;
-    base_tag_attrs_init(&it, t);
-    while (base_tag_attrs_next(&it, out))
-        if (base_tag_attr_is(out, name))
-            return 1;
-    return 0;
-}
-
 /* The value of an attribute, decoded; "" for one without a value. */
 static char *attr_value(const base_tag_attr *a)
 {
@@ -195,8 +183,8 @@ int net_scan_html(const char *html, size_t len, char **base,
              * page's script may switch to) render/ leaves out, as a
              * browser does. */
             base_tag_attr off;
-            if (find_attr(&t, "rel", &rel) && find_attr(&t, "href", &href) && href.value_len &&
-                !find_attr(&t, "disabled", &off)) {
+            if (base_tag_find_attr(&t, "rel", &rel) && base_tag_find_attr(&t, "href", &href) &&
+                href.value_len && !base_tag_find_attr(&t, "disabled", &off)) {
                 char *r = attr_value(&rel);
                 char *h = r ? attr_value(&href) : NULL;
                 int rc = h && strcmp(r, "stylesheet") == 0 ? fn(ud, h) : 0;
@@ -206,7 +194,7 @@ int net_scan_html(const char *html, size_t len, char **base,
                     return -1;
             }
         } else if (base_tag_is(&t, "base") && !*base) {
-            if (find_attr(&t, "href", &href) && !(*base = attr_value(&href)))
+            if (base_tag_find_attr(&t, "href", &href) && !(*base = attr_value(&href)))
                 return -1;
         }
     }

@@ -1560,18 +1560,6 @@ char *css_filter(css_index *ix, const char *css, size_t len, size_t *out_len)
     return base_buf_take(&o, out_len);
 }
 
-/* Whether a <link> tag has the attribute disabled. */
-static int link_disabled(const base_tag *t)
-{
-    base_tag_attrs it;
-    base_tag_attr a;
-    base_tag_attrs_init(&it, t);
-    while (base_tag_attrs_next(&it, &a))
-        if (base_tag_attr_is(&a, "disabled"))
-            return 1;
-    return 0;
-}
-
 /* The page rewritten for litehtml (css_prepare_html). */
 typedef struct html_rewrite {
     css_index *ix;
@@ -1628,6 +1616,7 @@ char *css_prepare_html(css_index *ix, const char *html, size_t len, int noscript
     base_tag_scanner s;
     base_tag_scanner_init(&s, html, len);
     base_tag t;
+    base_tag_attr attr;
     int noscript = 0; /* inside a <noscript> */
     while (base_tag_next(&s, &t)) {
         if (t.kind == BASE_TAG_COMMENT) {
@@ -1639,7 +1628,8 @@ char *css_prepare_html(css_index *ix, const char *html, size_t len, int noscript
              * (noscript.h): they apply unless the caller says not. */
             info->noscript_styles += noscript > 0;
             rewrite_region(&r, !noscript || noscript_styles, t.start, t.len);
-        } else if (t.kind == BASE_TAG_START && base_tag_is(&t, "link") && link_disabled(&t)) {
+        } else if (t.kind == BASE_TAG_START && base_tag_is(&t, "link") &&
+                   base_tag_find_attr(&t, "disabled", &attr)) {
             /* A stylesheet marked disabled (a theme a script may switch
              * to) applies to nothing in a browser; litehtml would apply
              * it: the tag is left out. */
