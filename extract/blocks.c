@@ -250,6 +250,8 @@ static unsigned words_match(const char *v)
             continue;
         for (unsigned k = 0; k < 4; k++)
             for (const char *const *p = lists[k]; *p; p++) {
+                if (**p != w[0])
+                    continue;
                 size_t m = strlen(*p);
                 /* "ad" and "side" only whole: "address", "sidenote" are not theirs */
                 if (m <= 4 ? strcmp(w, *p) == 0 : strncmp(w, *p, m) == 0)
