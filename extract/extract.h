@@ -315,6 +315,8 @@ int extract_cleaner_keep(const dom_node *n, void *cleaner);
 /* The text of a span without what `keep` turns down below the span's
  * holder (NULL: everything), and only its picked text nodes. */
 char *extract_span_text_kept(const extract_span *span, dom_keep_fn keep, void *ctx);
+/* 1 when that text would not be empty, found without writing it. */
+int extract_span_has_text_kept(const extract_span *span, dom_keep_fn keep, void *ctx);
 
 /* The element that holds the whole span (the nearest common ancestor). */
 const dom_node *extract_span_holder(const extract_span *span);

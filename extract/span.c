@@ -102,6 +102,31 @@ char *extract_span_text_kept(const extract_span *span, dom_keep_fn keep, void *c
     return base_buf_take(&b, NULL);
 }
 
+int extract_span_has_text_kept(const extract_span *span, dom_keep_fn keep, void *ctx)
+{
+    if (!span->first || !span->last)
+        return 0;
+    const dom_node *root = span->first;
+    while (root->parent)
+        root = root->parent;
+    const dom_node *holder = extract_span_holder(span);
+    for (const dom_node *n = span->first; n; n = dom_next(n, root)) {
+        if (n->kind == DOM_TEXT && picked(span, n) && shown(n) && kept(n, holder, keep, ctx) &&
+            (n->preformatted || !base_html_spaces(n->text, n->text_len))) {
+            /* What extract_span_text_kept writes of it, and keeps after
+             * its last trim of spaces and line ends. */
+            for (size_t i = 0; i < n->text_len; i++) {
+                char c = n->text[i];
+                if (n->preformatted ? c != ' ' && c != '\n' : !base_html_space(c))
+                    return 1;
+            }
+        }
+        if (n == span->last)
+            break;
+    }
+    return 0;
+}
+
 const dom_node *extract_span_holder(const extract_span *span)
 {
     const dom_node *a = span->first, *c = span->last;

@@ -99,7 +99,9 @@ static const method_answer *answer_of(const method_page *pg, const char *name, i
 /* Method i's answer becomes the result's. */
 static glance_status answer_with(glance_result *res, size_t i)
 {
-    const result_record *r = &res->records[i];
+    result_record *r = &res->records[i];
+    if (method_answer_fill(&res->page, &r->ans) != 0)
+        return GLANCE_ENOMEM;
     free(res->text);
     free(res->html);
     res->text = strdup(r->ans.text);
@@ -154,6 +156,9 @@ static glance_status run_all(glance_result *res, const glance_options *o)
         glance_status st = run_method(res, o, i);
         if (st != GLANCE_OK && st != GLANCE_ENOCONTENT)
             return st;
+        /* Each answer is shown (the JSON's "methods"). */
+        if (res->records[i].found && method_answer_fill(&res->page, &res->records[i].ans) != 0)
+            return GLANCE_ENOMEM;
     }
     glance_status st = run_auto(res, o);
     if (st == GLANCE_OK || st == GLANCE_ENOCONTENT)

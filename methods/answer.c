@@ -48,12 +48,34 @@ int method_answer_span(const method_page *pg, const extract_span *span, method_a
     return a->html ? 0 : -1;
 }
 
+/* A span's answer whose text and HTML wait until asked for
+ * (method_answer_fill): 0 when the text would not be empty, else 1 as
+ * method_answer_span. */
+static int answer_span_later(const method_page *pg, const extract_span *span, method_answer *a)
+{
+    a->span = span;
+    a->node = extract_span_holder(span);
+    a->text = a->html = NULL;
+    if (extract_span_has_text_kept(span, pg->cleaner ? extract_cleaner_keep : NULL, pg->cleaner))
+        return 0;
+    snprintf(a->why, sizeof a->why, "the clean-up left out all it found");
+    return 1;
+}
+
+int method_answer_fill(const method_page *pg, method_answer *a)
+{
+    if (a->text || !a->span)
+        return 0;
+    return method_answer_span(pg, a->span, a) < 0 ? -1 : 0;
+}
+
 int method_answer_found_span(const method_page *pg, int r, const extract_span *sp,
-                             const char *title, method_answer *out)
+                             const char *title, int later, method_answer *out)
 {
     if (r < 0)
         return -1;
-    if (r == 0 && (r = method_answer_span(pg, sp, out)) != 1)
+    if (r == 0 &&
+        (r = later ? answer_span_later(pg, sp, out) : method_answer_span(pg, sp, out)) != 1)
         return r;
     const char *reason = r == 1 && out->why[0] ? out->why : sp->failure ? sp->failure : "nothing found";
     char why[sizeof out->why + 64];

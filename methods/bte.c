@@ -14,7 +14,7 @@ static void state_free(void *state)
 static int run(const method_page *pg, const void *p, void *state, method_answer *out)
 {
     extract_span *sp = state;
-    return method_answer_found_span(pg, extract_bte(pg->dom, sp), sp, "BTE", out);
+    return method_answer_found_span(pg, extract_bte(pg->dom, sp), sp, "BTE", 0, out);
 }
 
 static json_object *details(const method_page *pg, const void *state)

@@ -26,7 +26,8 @@ static void state_free(void *p)
 static int run(const method_page *pg, const void *p, void *st, method_answer *out)
 {
     state *s = st;
-    return method_answer_found_span(pg, extract_danag(pg->dom, p, &s->span, &s->info), &s->span, "DANAg", out);
+    return method_answer_found_span(pg, extract_danag(pg->dom, p, &s->span, &s->info), &s->span,
+                                    "DANAg", 1, out);
 }
 
 static json_object *details(const method_page *pg, const void *st)

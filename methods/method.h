@@ -101,9 +101,15 @@ int method_members_span(const extract_span *span, dom_keep_fn keep, void *ctx,
 /* The answer of a method that looked for a span: `r` as the extract_*
  * functions return it (0 found, 1 none, with span->failure, -1 out of
  * memory); when nothing is found, out->why is "TITLE: reason". 0, 1, -1
- * as method_answer_span. */
+ * as method_answer_span. With `later`, a found answer's text and HTML are
+ * left NULL until method_answer_fill (the scorer reads only which text
+ * nodes an answer holds, and writing a method's text was 3% of a page). */
 int method_answer_found_span(const method_page *pg, int r, const extract_span *span,
-                             const char *title, method_answer *out);
+                             const char *title, int later, method_answer *out);
+
+/* Writes the text and HTML of an answer found with `later` (nothing to do
+ * for others). 0; -1 out of memory. */
+int method_answer_fill(const method_page *pg, method_answer *a);
 
 typedef struct method_desc {
     const char *name;      /* "gce": --method, the JSON, its parameters' prefix */

@@ -40,7 +40,8 @@ static int run(const method_page *pg, const void *p, void *st, method_answer *ou
     extract_xpath_params xp = *(const extract_xpath_params *)p;
     if (!xp.footer_phrases)
         xp.footer_phrases = "";
-    return method_answer_found_span(pg, extract_xpath(pg->dom, &xp, &s->span, &s->info), &s->span, "XPath blocks", out);
+    return method_answer_found_span(pg, extract_xpath(pg->dom, &xp, &s->span, &s->info), &s->span,
+                                    "XPath blocks", 1, out);
 }
 
 static json_object *details(const method_page *pg, const void *st)

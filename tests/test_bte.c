@@ -178,6 +178,60 @@ static void test_stretches(void **state)
     dom_doc_free(d);
 }
 
+/* Whether a span has text, as the methods whose text waits ask
+ * (extract_span_has_text_kept): the same as whether its text is empty,
+ * through spaces, no-break spaces, preformatted tabs and line ends, hidden
+ * text and what a clean-up turns down. */
+static int turn_down_aside(const dom_node *n, void *ctx)
+{
+    (void)ctx;
+    return !dom_is_tag(n, "aside");
+}
+
+static void test_span_has_text(void **state)
+{
+    (void)state;
+    dom_doc *d = dom_doc_new();
+    dom_node *body = page(d, 1000, 1000);
+    dom_node *p = el(d, body, "p", 0, 0, 1, 1);
+    dom_node *spaces = txt(d, p, "  \n\t ", 0, 0, 1, 1);
+    dom_node *nbsp = txt(d, el(d, body, "p", 0, 0, 1, 1), "\xc2\xa0\xc2\xa0", 0, 0, 1, 1);
+    dom_node *pre = el(d, body, "pre", 0, 0, 1, 1);
+    dom_node *pre_nl = txt(d, pre, " \n \n", 0, 0, 1, 1);
+    pre_nl->preformatted = 1;
+    dom_node *pre2 = el(d, body, "pre", 0, 0, 1, 1);
+    dom_node *pre_tab = txt(d, pre2, "\t", 0, 0, 1, 1);
+    pre_tab->preformatted = 1;
+    dom_node *hid = txt(d, el(d, body, "p", 0, 0, 1, 1), "hidden words", 0, 0, 1, 1);
+    hid->hidden = DOM_HIDDEN_ZERO_SIZE;
+    dom_node *aside = el(d, body, "aside", 0, 0, 1, 1);
+    dom_node *aside_t = txt(d, aside, "turned down", 0, 0, 1, 1);
+    dom_node *word = txt(d, el(d, body, "p", 0, 0, 1, 1), "word", 0, 0, 1, 1);
+    dom_doc_finish(d);
+    struct {
+        const dom_node *first, *last;
+        dom_keep_fn keep;
+        int has;
+    } cases[] = {
+        {spaces, spaces, NULL, 0},        {spaces, nbsp, NULL, 0},
+        {pre_nl, pre_nl, NULL, 0},        {pre_tab, pre_tab, NULL, 1},
+        {hid, hid, NULL, 0},              {aside_t, aside_t, NULL, 1},
+        {spaces, aside_t, turn_down_aside, 1}, {hid, aside_t, turn_down_aside, 0},
+        {spaces, word, turn_down_aside, 1},
+        {nbsp, word, NULL, 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        extract_span s = {cases[i].first, cases[i].last, 0, NULL, 0, NULL};
+        char *text = extract_span_text_kept(&s, cases[i].keep, NULL);
+        assert_non_null(text);
+        int has = extract_span_has_text_kept(&s, cases[i].keep, NULL);
+        if (has != cases[i].has || has != (text[0] != '\0'))
+            fail_msg("case %zu: has %d, wanted %d, text \"%s\"", i, has, cases[i].has, text);
+        free(text);
+    }
+    dom_doc_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -186,6 +240,7 @@ int main(void)
         cmocka_unit_test(test_no_words),
         cmocka_unit_test(test_links_only),
         cmocka_unit_test(test_stretches),
+        cmocka_unit_test(test_span_has_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
