@@ -115,9 +115,22 @@ struct builder {
                dynamic_cast<const litehtml::el_before_after_base *>(e);
     }
 
+    // An element's box in the document: its position against its parent
+    // plus where its parent is (`origin`, worked out once per element on the
+    // way down), what litehtml's get_placement() sums up the ancestors for
+    // each call, each word.
+    static litehtml::position placed(litehtml::element *e, const litehtml::position &origin)
+    {
+        litehtml::position p = e->get_position();
+        p.x += origin.x;
+        p.y += origin.y;
+        return p;
+    }
+
     // Adds one word (or space) to the run: words on one line share a line
     // box, which grows to hold them.
-    void add_word(text_run &run, litehtml::element *e, bool parent_hidden)
+    void add_word(text_run &run, litehtml::element *e, bool parent_hidden,
+                  const litehtml::position &origin)
     {
         std::string w;
         e->get_text(w);
@@ -125,7 +138,7 @@ struct builder {
         run.any = true;
         if (parent_hidden || e->skip())
             return;
-        litehtml::position p = e->get_placement();
+        litehtml::position p = placed(e, origin);
         if (p.width <= 0 || p.height <= 0)
             return;
         dom_box b = to_box(p);
@@ -200,17 +213,6 @@ struct builder {
                d == litehtml::display_table_header_group || d == litehtml::display_table_footer_group;
     }
 
-    static litehtml::position containing_block(litehtml::element *e)
-    {
-        litehtml::element::ptr p = e->parent();
-        while (p) {
-            litehtml::style_display d = p->get_display();
-            if (d != litehtml::display_inline && d != litehtml::display_inline_text)
-                return p->get_placement();
-            p = p->parent();
-        }
-        return litehtml::position();
-    }
 
     void fill_table_groups()
     {
@@ -228,7 +230,10 @@ struct builder {
         }
     }
 
-    dom_node *make_element(litehtml::element *e, dom_node *parent, bool parent_hidden)
+    // `place`: the element's box as placed(); `cb`: its containing block's
+    // (the nearest ancestor not inline).
+    dom_node *make_element(litehtml::element *e, dom_node *parent, bool parent_hidden,
+                           const litehtml::position &place, const litehtml::position &cb)
     {
         dom_node *n = dom_element_new(doc, e->get_tagName());
         if (!n) {
@@ -272,7 +277,7 @@ struct builder {
                 // the content box of its containing block.
                 litehtml::position::vector boxes;
                 e->get_inline_boxes(boxes);
-                litehtml::position origin = containing_block(e);
+                const litehtml::position &origin = cb;
                 dom_box u{0, 0, 0, 0};
                 for (auto b : boxes) {
                     b.x += origin.x;
@@ -281,7 +286,7 @@ struct builder {
                 }
                 n->box = u;
             } else {
-                litehtml::position p = e->get_placement();
+                litehtml::position p = place;
                 p += e->get_paddings();
                 p += e->get_borders();
                 n->box = to_box(p);
@@ -305,7 +310,15 @@ struct builder {
         size_t next_child;
         bool hidden;    // this element or an ancestor is hidden
         text_run run;
+        litehtml::position place; // el's box in the document (placed())
+        litehtml::position cb;    // its nearest ancestor-or-self not inline's
     };
+
+    static bool is_inline(litehtml::element *e)
+    {
+        litehtml::style_display d = e->get_display();
+        return d == litehtml::display_inline || d == litehtml::display_inline_text;
+    }
 
     dom_node *build(litehtml::element *root)
     {
@@ -315,11 +328,13 @@ struct builder {
             if (c && c->get_tagName() && strcmp(c->get_tagName(), "body") == 0)
                 root_hidden = c->get_visibility() != litehtml::visibility_visible;
         }
-        dom_node *droot = make_element(root, nullptr, false);
+        litehtml::position rp = root->get_placement();
+        dom_node *droot = make_element(root, nullptr, false, rp, litehtml::position());
         if (!droot)
             return nullptr;
         std::vector<frame> stack;
-        stack.push_back(frame{root, droot, 0, (droot->hidden & DOM_HIDDEN_DISPLAY_NONE) != 0, text_run()});
+        stack.push_back(frame{root, droot, 0, (droot->hidden & DOM_HIDDEN_DISPLAY_NONE) != 0,
+                              text_run(), rp, is_inline(root) ? litehtml::position() : rp});
         stack.back().run.pre = droot->preformatted;
         while (!stack.empty() && !oom) {
             frame &f = stack.back();
@@ -335,26 +350,29 @@ struct builder {
             // Words and spaces first, the most of the children: none of them
             // is of a dropped class (each a failed cast when asked first).
             if (is_text(c)) {
-                add_word(f.run, c, f.hidden);
+                add_word(f.run, c, f.hidden, f.place);
                 continue;
             }
             if (is_dropped(c))
                 continue;
+            litehtml::position cp = placed(c, f.place);
+            litehtml::position ccb = is_inline(c) ? f.cb : cp;
             if (!valid_tag_name(c->get_tagName())) {
                 // litehtml's anonymous wrapper: its children belong to us.
                 flush(f.run, f.node);
-                frame nf{c, f.node, 0, f.hidden, text_run()};
+                frame nf{c, f.node, 0, f.hidden, text_run(), cp, ccb};
                 nf.run.pre = f.node->preformatted;
                 stack.push_back(std::move(nf));
                 continue;
             }
             flush(f.run, f.node);
-            dom_node *n = make_element(c, f.node, f.hidden);
+            dom_node *n = make_element(c, f.node, f.hidden, cp, f.cb);
             if (!n)
                 break;
             // Only display:none takes the boxes of a whole subtree away; a
             // zero-size or hidden parent can hold visible children.
-            frame nf{c, n, 0, f.hidden || (n->hidden & DOM_HIDDEN_DISPLAY_NONE), text_run()};
+            frame nf{c, n, 0, f.hidden || (n->hidden & DOM_HIDDEN_DISPLAY_NONE), text_run(), cp,
+                     ccb};
             nf.run.pre = n->preformatted;
             stack.push_back(std::move(nf));
         }
