@@ -378,7 +378,7 @@ static int selector_may_match(css_index *ix, const char *s, size_t len)
 }
 
 
-static const char *skip_opaque(const char *p, const char *end);
+static inline const char *skip_opaque(const char *p, const char *end);
 
 /* Generated content ---------------------------------------------------------- */
 
@@ -519,8 +519,11 @@ static double content_chars(const char *p, const char *end)
 /* The stylesheet ----------------------------------------------------------------- */
 
 /* Skips a comment or a string at p when there is one; returns p otherwise. */
-static const char *skip_opaque(const char *p, const char *end)
+static inline const char *skip_opaque(const char *p, const char *end)
 {
+    /* Most characters open neither (read once per character of a sheet). */
+    if (*p != '/' && *p != '"' && *p != '\'')
+        return p;
     if (p + 1 < end && p[0] == '/' && p[1] == '*') {
         for (p += 2; p + 1 < end && !(p[0] == '*' && p[1] == '/'); p++)
             ;
