@@ -70,6 +70,19 @@ static size_t span_attr(const litehtml::element::ptr &el, const char *name)
     return n < 1 ? 1 : n > 1000000 ? 1000000 : (size_t)n;
 }
 
+// An element's children as litehtml keeps them (element::m_children, what
+// get_child() copies out a shared_ptr at a time): the walks over every
+// element of the page below read them in place.
+struct element_fields : litehtml::element {
+    static constexpr litehtml::elements_vector litehtml::element::*children =
+        &element_fields::m_children;
+};
+
+static const litehtml::elements_vector &children_of(const litehtml::element *el)
+{
+    return el->*element_fields::children;
+}
+
 static double grid_cells(const litehtml::element::ptr &table)
 {
     size_t rows = 0, widest = 0, carry = 0;
@@ -132,16 +145,16 @@ struct table_guard {
 bool tables_within(litehtml::element &body, table_guard *g)
 {
     double cells = 0;
-    std::vector<litehtml::element::ptr> stack{body.shared_from_this()};
+    std::vector<litehtml::element *> stack{&body};
     while (!stack.empty()) {
-        litehtml::element::ptr el = stack.back();
+        litehtml::element *el = stack.back();
         stack.pop_back();
         litehtml::style_display d = el->get_display();
         if (d == litehtml::display_table || d == litehtml::display_inline_table)
-            cells += grid_cells(el);
-        for (size_t i = 0, n = el->get_children_count(); i < n; i++)
-            if (litehtml::element::ptr c = el->get_child((int)i))
-                stack.push_back(c);
+            cells += grid_cells(el->shared_from_this());
+        for (const litehtml::element::ptr &c : children_of(el))
+            if (c)
+                stack.push_back(c.get());
     }
     g->cells = cells;
     g->over = g->limit > 0 && cells > (double)g->limit;
@@ -670,15 +683,15 @@ static void split_preformatted_runs(const litehtml::element::ptr &root,
 static void count_boxes(const litehtml::element::ptr &root, render_stats &st)
 {
     struct item {
-        litehtml::element::ptr el;
+        litehtml::element *el;
         size_t holder; // index in `floats` of the context the element's floats go to
     };
     std::vector<size_t> floats{0};
-    std::vector<item> stack{{root, 0}};
+    std::vector<item> stack{{root.get(), 0}};
     while (!stack.empty()) {
-        item it = std::move(stack.back());
+        item it = stack.back();
         stack.pop_back();
-        const litehtml::element::ptr &el = it.el;
+        litehtml::element *el = it.el;
         if (!el || el->get_display() == litehtml::display_none)
             continue;
         st.shown_elements++;
@@ -691,16 +704,17 @@ static void count_boxes(const litehtml::element::ptr &root, render_stats &st)
         if (pos == litehtml::element_position_absolute || pos == litehtml::element_position_fixed)
             st.positioned++;
         size_t n = el->get_children_count();
-        if (n > 0 && (dynamic_cast<litehtml::el_before *>(el.get()) ||
-                      dynamic_cast<litehtml::el_after *>(el.get())))
+        if (n > 0 && (dynamic_cast<litehtml::el_before *>(el) ||
+                      dynamic_cast<litehtml::el_after *>(el)))
             st.pseudo_boxes++;
         size_t holder = it.holder;
         if (n > 0 && el->is_floats_holder()) {
             holder = floats.size();
             floats.push_back(0);
         }
-        for (size_t i = n; i-- > 0;)
-            stack.push_back({el->get_child((int)i), holder});
+        const litehtml::elements_vector &kids = children_of(el);
+        for (size_t i = kids.size(); i-- > 0;)
+            stack.push_back({kids[i].get(), holder});
     }
 }
 
