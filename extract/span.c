@@ -63,39 +63,66 @@ void extract_span_free(extract_span *span)
     memset(span, 0, sizeof *span);
 }
 
+/* The text nodes a span's text is made of, in the page's order: picked,
+ * shown, and kept below the span's holder. */
+typedef struct span_texts {
+    const extract_span *span;
+    const dom_node *root, *holder, *next; /* next: the node to look at, NULL at the end */
+    dom_keep_fn keep;
+    void *ctx;
+} span_texts;
+
+static void span_texts_begin(span_texts *it, const extract_span *span, dom_keep_fn keep,
+                             void *ctx)
+{
+    it->span = span;
+    it->keep = keep;
+    it->ctx = ctx;
+    it->next = span->first && span->last ? span->first : NULL;
+    it->root = span->first;
+    while (it->root && it->root->parent)
+        it->root = it->root->parent;
+    it->holder = it->next ? extract_span_holder(span) : NULL;
+}
+
+static const dom_node *span_texts_next(span_texts *it)
+{
+    while (it->next) {
+        const dom_node *n = it->next;
+        it->next = n == it->span->last ? NULL : dom_next(n, it->root);
+        if (n->kind == DOM_TEXT && picked(it->span, n) && shown(n) &&
+            kept(n, it->holder, it->keep, it->ctx))
+            return n;
+    }
+    return NULL;
+}
+
 char *extract_span_text_kept(const extract_span *span, dom_keep_fn keep, void *ctx)
 {
     base_buf b = BASE_BUF_INIT;
-    if (!span->first || !span->last)
-        return base_buf_take(&b, NULL);
-    const dom_node *root = span->first;
-    while (root->parent)
-        root = root->parent;
-    const dom_node *prev_block = NULL, *holder = extract_span_holder(span);
-    for (const dom_node *n = span->first; n; n = dom_next(n, root)) {
-        if (n->kind == DOM_TEXT && picked(span, n) && shown(n) && kept(n, holder, keep, ctx)) {
-            const dom_node *blk = block_of(n);
-            if (b.len > 0 && blk != prev_block) {
-                while (b.len > 0 && b.data[b.len - 1] == ' ')
-                    base_buf_shrink(&b, 1);
-                if (b.len > 0 && b.data[b.len - 1] != '\n')
-                    base_buf_putc(&b, '\n');
-            }
-            prev_block = blk;
-            /* Spaces alone, no-break ones too, are one collapsible space. */
-            int spaces = !n->preformatted && base_html_spaces(n->text, n->text_len);
-            for (size_t i = 0; i < n->text_len; i++) {
-                char c = n->text[i];
-                if (spaces || (base_html_space(c) && !n->preformatted)) {
-                    if (b.len > 0 && b.data[b.len - 1] != ' ' && b.data[b.len - 1] != '\n')
-                        base_buf_putc(&b, ' ');
-                } else {
-                    base_buf_putc(&b, c);
-                }
+    span_texts it;
+    span_texts_begin(&it, span, keep, ctx);
+    const dom_node *prev_block = NULL;
+    for (const dom_node *n; (n = span_texts_next(&it));) {
+        const dom_node *blk = block_of(n);
+        if (b.len > 0 && blk != prev_block) {
+            while (b.len > 0 && b.data[b.len - 1] == ' ')
+                base_buf_shrink(&b, 1);
+            if (b.len > 0 && b.data[b.len - 1] != '\n')
+                base_buf_putc(&b, '\n');
+        }
+        prev_block = blk;
+        /* Spaces alone, no-break ones too, are one collapsible space. */
+        int spaces = !n->preformatted && base_html_spaces(n->text, n->text_len);
+        for (size_t i = 0; i < n->text_len; i++) {
+            char c = n->text[i];
+            if (spaces || (base_html_space(c) && !n->preformatted)) {
+                if (b.len > 0 && b.data[b.len - 1] != ' ' && b.data[b.len - 1] != '\n')
+                    base_buf_putc(&b, ' ');
+            } else {
+                base_buf_putc(&b, c);
             }
         }
-        if (n == span->last)
-            break;
     }
     while (b.len > 0 && (b.data[b.len - 1] == ' ' || b.data[b.len - 1] == '\n'))
         base_buf_shrink(&b, 1);
@@ -104,25 +131,18 @@ char *extract_span_text_kept(const extract_span *span, dom_keep_fn keep, void *c
 
 int extract_span_has_text_kept(const extract_span *span, dom_keep_fn keep, void *ctx)
 {
-    if (!span->first || !span->last)
-        return 0;
-    const dom_node *root = span->first;
-    while (root->parent)
-        root = root->parent;
-    const dom_node *holder = extract_span_holder(span);
-    for (const dom_node *n = span->first; n; n = dom_next(n, root)) {
-        if (n->kind == DOM_TEXT && picked(span, n) && shown(n) && kept(n, holder, keep, ctx) &&
-            (n->preformatted || !base_html_spaces(n->text, n->text_len))) {
-            /* What extract_span_text_kept writes of it, and keeps after
-             * its last trim of spaces and line ends. */
-            for (size_t i = 0; i < n->text_len; i++) {
-                char c = n->text[i];
-                if (n->preformatted ? c != ' ' && c != '\n' : !base_html_space(c))
-                    return 1;
-            }
+    span_texts it;
+    span_texts_begin(&it, span, keep, ctx);
+    for (const dom_node *n; (n = span_texts_next(&it));) {
+        if (!n->preformatted && base_html_spaces(n->text, n->text_len))
+            continue;
+        /* What extract_span_text_kept writes of it, and keeps after its
+         * last trim of spaces and line ends. */
+        for (size_t i = 0; i < n->text_len; i++) {
+            char c = n->text[i];
+            if (n->preformatted ? c != ' ' && c != '\n' : !base_html_space(c))
+                return 1;
         }
-        if (n == span->last)
-            break;
     }
     return 0;
 }

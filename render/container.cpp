@@ -703,7 +703,8 @@ static void count_boxes(const litehtml::element::ptr &root, render_stats &st)
         litehtml::element_position pos = el->get_element_position();
         if (pos == litehtml::element_position_absolute || pos == litehtml::element_position_fixed)
             st.positioned++;
-        size_t n = el->get_children_count();
+        const litehtml::elements_vector &kids = children_of(el);
+        size_t n = kids.size();
         if (n > 0 && (dynamic_cast<litehtml::el_before *>(el) ||
                       dynamic_cast<litehtml::el_after *>(el)))
             st.pseudo_boxes++;
@@ -712,8 +713,7 @@ static void count_boxes(const litehtml::element::ptr &root, render_stats &st)
             holder = floats.size();
             floats.push_back(0);
         }
-        const litehtml::elements_vector &kids = children_of(el);
-        for (size_t i = kids.size(); i-- > 0;)
+        for (size_t i = n; i-- > 0;)
             stack.push_back({kids[i].get(), holder});
     }
 }

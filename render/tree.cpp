@@ -213,7 +213,6 @@ struct builder {
                d == litehtml::display_table_header_group || d == litehtml::display_table_footer_group;
     }
 
-
     void fill_table_groups()
     {
         // Created parents first, so walking backwards sees rows before groups.
@@ -277,11 +276,10 @@ struct builder {
                 // the content box of its containing block.
                 litehtml::position::vector boxes;
                 e->get_inline_boxes(boxes);
-                const litehtml::position &origin = cb;
                 dom_box u{0, 0, 0, 0};
                 for (auto b : boxes) {
-                    b.x += origin.x;
-                    b.y += origin.y;
+                    b.x += cb.x;
+                    b.y += cb.y;
                     u = dom_box_union(u, to_box(b));
                 }
                 n->box = u;
