@@ -414,6 +414,39 @@ void extract_block_text(const extract_blocks *bl, const extract_block *k, base_b
 
 /* Case does not count (a headline "The bell tower" in a title "... the
  * bell tower"), for the letters that have ASCII case. */
+/* Whether n is a, or a at most 8 generations up. */
+static int within(const dom_node *n, const dom_node *a)
+{
+    for (int d = 0; n && d < 8; d++, n = n->parent)
+        if (n == a)
+            return 1;
+    return 0;
+}
+
+int extract_block_side_label(const extract_blocks *b, size_t i)
+{
+    const extract_block *k = &b->v[i];
+    if (k->counts.chars > EXTRACT_SIDE_MAX_CHARS || 2 * k->link_chars < k->counts.chars)
+        return 0;
+    const dom_node *c = k->container, *box = c ? c->parent : NULL;
+    if (!box || dom_is_tag(c, "td") || dom_is_tag(c, "th") ||
+        k->box.x + k->box.w < box->box.x + box->box.w - EXTRACT_SIDE_EDGE)
+        return 0;
+    for (size_t d = 1; d <= 2; d++)
+        for (int before = 0; before < 2; before++) {
+            if (before && i < d)
+                continue;
+            size_t j = before ? i - d : i + d;
+            if (j >= b->n)
+                continue;
+            const extract_block *o = &b->v[j];
+            if (o->box.y < k->box.y + k->box.h && k->box.y < o->box.y + o->box.h &&
+                o->box.x + o->box.w <= k->box.x + 1 && within(o->container, box))
+                return 1;
+        }
+    return 0;
+}
+
 static double title_share(const char *text, size_t len, const char *title)
 {
     if (!title || !title[0] || len == 0)

@@ -198,6 +198,22 @@ extern const char *const extract_feature_names[EXTRACT_N_FEATURES];
 struct base_buf;
 void extract_block_text(const extract_blocks *blocks, const extract_block *k, struct base_buf *b);
 
+/* Whether block i is a side label: a few characters (at most
+ * EXTRACT_SIDE_MAX_CHARS), mostly a link, set at the right edge of the box
+ * that holds its block box (within EXTRACT_SIDE_EDGE px), on the line of
+ * a block to its left in that box (one of the two before or after it in
+ * reading order: a float comes first). A "source", "edit" or permalink
+ * beside a heading, a count beside a list entry: furniture of the line, not
+ * its text. Not a table cell (a row's last column), nor a card in a row of
+ * cards (the block to its left is in another box), nor a label at the
+ * left. The two numbers were chosen on the four corpora: 16, 32 and 64
+ * characters take the same on modern-dev, scrapinghub and lang-dev, and
+ * without the right edge the rule takes more than labels (modern-dev
+ * -0.054 on 9 pages). */
+#define EXTRACT_SIDE_MAX_CHARS 32
+#define EXTRACT_SIDE_EDGE 8
+int extract_block_side_label(const extract_blocks *b, size_t i);
+
 /* The features of every block into out[i * stride + f] (stride at least
  * EXTRACT_N_FEATURES: the caller may append its own). 0, or -1 when out of
  * memory. */

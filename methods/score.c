@@ -58,6 +58,7 @@ typedef struct state {
     float *p; /* the probability of each block */
     size_t picked;
     size_t pinned; /* content by the model, left out for sitting in a fixed box */
+    size_t side_labels; /* content by the model, left out as side labels */
     int features;
     int fallback; /* no block scored: the classic answer stands */
 } state;
@@ -127,6 +128,7 @@ static void pick(const extract_blocks *b, size_t i, unsigned char *picked, size_
         if (b->texts[t]->index < count)
             picked[b->texts[t]->index] = 1;
 }
+
 
 static int context(const extract_blocks *b, const float *p1, float *f, size_t stride,
                    size_t count)
@@ -458,6 +460,12 @@ static int run(const method_page *pg, const void *pp, void *st, method_answer *o
          * corpora, leaving them out after the model helps a little. */
         if (fi[EXTRACT_F_in_nav] || fi[EXTRACT_F_in_footer])
             continue;
+        /* A label at the right edge of a line ("source", "edit", a
+         * count): furniture of the line (extract_block_side_label). */
+        if (extract_block_side_label(b, i)) {
+            s->side_labels++;
+            continue;
+        }
         /* A box pinned to the window (position: fixed) stays in view while
          * the page scrolls under it: a table of contents, a synopsis, a
          * banner, a bar of buttons, never the text read through. Its
@@ -552,6 +560,8 @@ static json_object *details(const method_page *pg, const void *st)
     json_object_object_add(o, "blocks", json_object_new_int64((int64_t)s->blocks.n));
     json_object_object_add(o, "picked", json_object_new_int64((int64_t)s->picked));
     json_object_object_add(o, "pinned_left_out", json_object_new_int64((int64_t)s->pinned));
+    json_object_object_add(o, "side_labels_left_out",
+                           json_object_new_int64((int64_t)s->side_labels));
     json_object_object_add(o, "fallback", json_object_new_boolean(s->fallback));
     json_object_object_add(o, "model", method_json_str(m->fitted));
     if (!s->features || !s->f)
