@@ -414,15 +414,6 @@ void extract_block_text(const extract_blocks *bl, const extract_block *k, base_b
 
 /* Case does not count (a headline "The bell tower" in a title "... the
  * bell tower"), for the letters that have ASCII case. */
-/* Whether n is a, or a at most 8 generations up. */
-static int within(const dom_node *n, const dom_node *a)
-{
-    for (int d = 0; n && d < 8; d++, n = n->parent)
-        if (n == a)
-            return 1;
-    return 0;
-}
-
 int extract_block_side_label(const extract_blocks *b, size_t i)
 {
     const extract_block *k = &b->v[i];
@@ -441,7 +432,8 @@ int extract_block_side_label(const extract_blocks *b, size_t i)
                 continue;
             const extract_block *o = &b->v[j];
             if (o->box.y < k->box.y + k->box.h && k->box.y < o->box.y + o->box.h &&
-                o->box.x + o->box.w <= k->box.x + 1 && within(o->container, box))
+                o->box.x + o->box.w <= k->box.x + 1 && o->container &&
+                dom_is_ancestor(box, o->container))
                 return 1;
         }
     return 0;
