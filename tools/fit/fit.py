@@ -291,6 +291,30 @@ def cross_validate(pages, folds, key):
     return probs
 
 
+def fold_models(pages, folds, names, n1, threshold, out_dir):
+    """The cross-validation of glance itself (tools/fit/cv.sh): for each fold,
+    the model fitted as the shipped one is (two stages, stage two on stage
+    one's out-of-fold scores, folds by site) on the other folds' pages only,
+    as a C table (foldK.c), and the pages it is judged on (foldK.ids: corpus
+    and id, a line each). The folds are cross_validate's."""
+    os.makedirs(out_dir, exist_ok=True)
+    groups = [p["site"] for p in pages]
+    for k, (tr, te) in enumerate(GroupKFold(n_splits=folds).split(pages, groups=groups)):
+        train = [pages[i] for i in tr]
+        inner = cross_validate(train, folds - 1, "X1")
+        for p, pr in zip(train, inner):
+            p["X2f"] = (np.hstack([p["X1"], context(p, pr)]) if len(p["texts"])
+                        else np.zeros((0, len(names)), np.float32))
+        note = (f"fold {k + 1} of {folds}: fitted without the {len(te)} pages it is judged on; "
+                f"threshold {threshold:.2f}")
+        write_c(fit(train, "X1"), fit(train, "X2f"), names, n1, threshold,
+                os.path.join(out_dir, f"fold{k + 1}.c"), note)
+        with open(os.path.join(out_dir, f"fold{k + 1}.ids"), "w") as f:
+            for i in te:
+                f.write(f"{pages[i]['corpus']}\t{pages[i]['id']}\n")
+        print(f"wrote fold {k + 1} of {folds} to {out_dir}", file=sys.stderr)
+
+
 def best_threshold(pages, probs):
     best = (0, 0.5)
     for t in np.arange(0.2, 0.81, 0.05):
@@ -362,6 +386,8 @@ def main():
     ap.add_argument("--out", help="the C file to write (methods/score_model.c)")
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--save", help="write the cross-validated probabilities (pickle) for study")
+    ap.add_argument("--fold-models", metavar="DIR",
+                    help="write each fold's model and pages, for tools/fit/cv.sh")
     ap.add_argument("--weight", choices=("sqrt", "linear", "log"), default="sqrt",
                     help="a block's weight by its characters")
     ap.add_argument("--trees", type=int, default=PARAMS["n_estimators"])
@@ -398,9 +424,11 @@ def main():
         with open(a.save, "wb") as f:
             pickle.dump({"ids": [(p["corpus"], p["id"]) for p in pages], "oof": oof, "probs": probs,
                          "threshold": threshold}, f)
-    m1 = fit(pages, "X1")
-    m2 = fit(pages, "X2")
+    if a.fold_models:
+        fold_models(pages, a.folds, names, n1, threshold, a.fold_models)
     if a.out:
+        m1 = fit(pages, "X1")
+        m2 = fit(pages, "X2")
         note = (f"gradient-boosted trees ({PARAMS['n_estimators']} of depth {PARAMS['max_depth']}, "
                 f"two stages) on {len(pages)} pages of {', '.join(CORPORA)}; threshold {threshold:.2f}")
         write_c(m1, m2, names, n1, threshold, a.out, note)
