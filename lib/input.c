@@ -336,7 +336,9 @@ static int declared_charset(const unsigned char *b, size_t len, char *label, siz
         while (*c == ' ' || *c == '=' || *c == '"' || *c == '\'')
             c++;
         size_t k = 0;
-        while (k + 1 < cap && (isalnum((unsigned char)c[k]) || strchr("-_.:", c[k])))
+        /* c[k] first: strchr finds a string's own terminator, and the
+         * label may run to the end of the prescan. */
+        while (k + 1 < cap && c[k] && (isalnum((unsigned char)c[k]) || strchr("-_.:", c[k])))
             k++;
         if (k == 0)
             continue;

@@ -214,6 +214,34 @@ static void utf8_stays_utf8(void **state)
     free(html);
 }
 
+/* A label that runs to the end of the 1024 bytes the prescan reads: it is
+ * read up to there and never past (the prescan's copy of those bytes
+ * ends there; reading on was a stack overflow, found by the fuzzer, that
+ * the AddressSanitizer build of this test reports). */
+static void declared_at_the_prescan_end(void **state)
+{
+    const sample *s = &samples[6]; /* windows-1251 */
+    assert_string_equal(s->charset, "windows-1251");
+    size_t n;
+    char *rest = page(s, "", &n);
+    static const char meta[] = "<meta charset=windows-1251";
+    char *html = malloc(1024 + 1 + n);
+    size_t pad = 1024 - (sizeof meta - 1) - 7; /* "<!--" ... "-->" */
+    memcpy(html, "<!--", 4);
+    memset(html + 4, ' ', pad);
+    memcpy(html + 4 + pad, "-->", 3);
+    memcpy(html + 7 + pad, meta, sizeof meta - 1);
+    assert_int_equal(7 + pad + sizeof meta - 1, 1024);
+    html[1024] = '>';
+    memcpy(html + 1025, rest, n);
+    glance_result *res;
+    glance_status st = glance_extract(ctx, html, 1025 + n, NULL, &res);
+    check(res, st, s, "meta charset at the end of the prescan", "meta");
+    glance_result_free(res);
+    free(html);
+    free(rest);
+}
+
 int main(void)
 {
     unsetenv("http_proxy");
@@ -226,6 +254,7 @@ int main(void)
         cmocka_unit_test(detected_when_undeclared),
         cmocka_unit_test(over_http),
         cmocka_unit_test(utf8_stays_utf8),
+        cmocka_unit_test(declared_at_the_prescan_end),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     glance_context_free(ctx);
