@@ -13,9 +13,15 @@
 # The styled corpus is included when GLANCE_TRUTH_STYLED names its truth
 # (its pages beside it, in html/).
 set -eu
-cd "$(dirname "$0")/../.."
+[ $# -ge 1 ] || { echo "usage: sh tools/fit/cv.sh FOLDS_DIR [BUILD_DIR]" >&2; exit 2; }
+# The folders as given, from where the command is run; then the checkout.
 FOLDS=$(cd "$1" && pwd)
-B=${2:-build-cv}
+B=${2:-}
+if [ -n "$B" ]; then mkdir -p "$B" && B=$(cd "$B" && pwd); fi
+case "${GLANCE_TRUTH_STYLED:-}" in "" | /*) ;; *) GLANCE_TRUTH_STYLED=$PWD/$GLANCE_TRUTH_STYLED ;; esac
+case "${GLANCE_SHARED:-}" in "" | /*) ;; *) GLANCE_SHARED=$PWD/$GLANCE_SHARED ;; esac
+cd "$(dirname "$0")/../.."
+B=${B:-$PWD/build-cv}
 SHARED=${GLANCE_SHARED:-../shared/bench}
 [ -f "$FOLDS/fold1.c" ] || { echo "cv.sh: no fold1.c in $FOLDS (fit.py --fold-models)" >&2; exit 2; }
 corpora="scrapinghub modern-dev lang-dev"
@@ -29,7 +35,7 @@ pages() { # the pages and the truth of a corpus
 }
 mkdir -p "$B"
 cp "$FOLDS/fold1.c" "$B/model.c"
-cmake -S . -B "$B" -DGLANCE_SCORE_MODEL="$(cd "$B" && pwd)/model.c" >/dev/null
+cmake -S . -B "$B" -DGLANCE_SCORE_MODEL="$B/model.c" >/dev/null
 k=1
 while [ -f "$FOLDS/fold$k.c" ]; do
     cmp -s "$FOLDS/fold$k.c" "$B/model.c" || cp "$FOLDS/fold$k.c" "$B/model.c"
