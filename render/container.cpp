@@ -799,9 +799,14 @@ extern "C" render_status render_load(render_engine *eng, const char *html, const
             rd->cont->last_element_ms = tc;
             {
                 struct sink {
-                    ~sink() { compat::hidden_sink = nullptr; }
+                    ~sink()
+                    {
+                        compat::hidden_sink = nullptr;
+                        compat::master_sheet = nullptr;
+                    }
                 } guard;
                 compat::hidden_sink = opts->keep_hidden ? nullptr : &rd->hidden;
+                compat::master_sheet = &rd->context.master_css();
                 rd->doc =
                     litehtml::document::createFromUTF8(page.get(), rd->cont.get(), &rd->context);
             }

@@ -449,6 +449,11 @@ inline thread_local const rule_index *applying = nullptr;
 // parsed (styled::parse_styles); NULL: they stay in the tree, styled.
 inline thread_local litehtml::elements_vector *hidden_sink = nullptr;
 
+// The user agent's stylesheet, the first litehtml applies to a document
+// (then the page's, the last: no user stylesheet is given), while
+// hidden_sink is set.
+inline thread_local const litehtml::css *master_sheet = nullptr;
+
 // The text of one of litehtml's text elements, which el_text keeps
 // protected: a run of white space grows in place (styled::appendChild).
 struct text_of : litehtml::el_text {
@@ -685,6 +690,32 @@ public:
         }
     }
 
+    // html_tag::init_font asks for the five properties a font is made of
+    // (font-size, own; font-family, -weight, -style and text-decoration,
+    // inherited), then looks the font up by a key string made of them. An
+    // element that declares none of the five gets its parent's answers to
+    // each (the parent's size, and what the parent asked for its own font),
+    // so the same key and the same font: it is taken from the parent, as
+    // most elements' are.
+    void init_font() override
+    {
+        static const char *const font_names[] = {"font-size", "font-family", "font-weight",
+                                                 "font-style", "text-decoration"};
+        litehtml::element::ptr up = this->parent();
+        bool own_font = !parsing_ || !up;
+        for (size_t i = 0; !own_font && i < sizeof font_names / sizeof *font_names; i++)
+            own_font = own(font_names[i], key_of_name(font_names[i])) != nullptr;
+        litehtml::font_metrics fm;
+        litehtml::uint_ptr font = own_font ? 0 : up->get_font(&fm);
+        if (!font) {
+            Base::init_font();
+            return;
+        }
+        this->m_font_size = up->get_font_size();
+        this->m_font = font;
+        this->m_font_metrics = fm;
+    }
+
     void calc_outlines(int parent_width) override
     {
         resolve_math(parent_width);
@@ -846,6 +877,8 @@ public:
             for (int i : after.rules)
                 if (litehtml::element::ptr el = this->get_element_after())
                     el->add_style(sels[i]->m_style, sels[i]->m_baseurl);
+        if (sunk_later(stylesheet))
+            return;
         // This element's keys counted while its children apply.
         af.stack.push_back({this, complete, {}});
         {
@@ -870,6 +903,29 @@ public:
         for (auto &el : this->m_children)
             if (el->get_display() != litehtml::display_inline_text)
                 el->apply_stylesheet(stylesheet);
+    }
+
+    // Whether parse_styles will take the element's children out of the
+    // tree unstyled (below), so that the page's stylesheet, the last one
+    // applied, need not be tried on them: its display is none once the
+    // page's rules are in and its style attribute, read after, does not
+    // name display. On modern pages a fifth of the elements sit in such
+    // subtrees.
+    bool sunk_later(const litehtml::css &sheet) const
+    {
+        if constexpr (std::is_same<Base, litehtml::el_table>::value) {
+            return false; // resolves its children itself
+        } else {
+            if (!hidden_sink || !master_sheet || &sheet == master_sheet || !this->parent() ||
+                this->m_tag == "head" || this->m_tag == "noscript" || this->m_tag == "body")
+                return false;
+            const litehtml::props_map &props = style_properties(this->m_style);
+            auto it = props.find("display");
+            if (it == props.end() || litehtml::t_strcasecmp(it->second.m_value.c_str(), "none"))
+                return false;
+            const char *inline_style = this->get_attr("style");
+            return !inline_style || !strcasestr(inline_style, "display");
+        }
     }
 
     using Base::select;

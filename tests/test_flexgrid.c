@@ -476,6 +476,49 @@ static void hidden_subtrees_left_out(void **state)
     render_doc_free(kept);
 }
 
+/* The page's stylesheet is not tried under an element it leaves display:none
+ * (styled.h's sunk_later), but a style attribute read after it may show the
+ * element again: then its children have the page's rules as before. */
+static void shown_by_style_attribute_keeps_page_rules(void **state)
+{
+    (void)state;
+    const char *body = "<style>.x{display:none}.x .big{font-size:40px}"
+                       ".x .wide{width:300px}</style>"
+                       "<div class=x style='display:block'><p class=big>shown</p>"
+                       "<div class=wide>box</div></div>"
+                       "<div class=x><p class=big>gone</p></div>";
+    render_doc *out = lay_out(body, 0);
+    assert_int_equal((int)node_at(out, "/html/body/div[1]/p")->font_size, 40);
+    assert_int_equal(box_of(out, "/html/body/div[1]/div").w, 300);
+    assert_null(node_at(out, "/html/body/div[2]")->first_child);
+    render_doc_free(out);
+}
+
+/* An element that declares none of a font's properties has its parent's
+ * font (styled.h's init_font); one that declares any has its own: a bold or
+ * larger run is wider than the same words in the parent's font, and what is
+ * inside it as wide as it. */
+static void fonts_from_the_parent_or_their_own(void **state)
+{
+    (void)state;
+    const char *body = "<div style='font-size:20px'>"
+                       "<p><span>Wide words here</span></p>"
+                       "<p><b>Wide words here</b></p>"
+                       "<p><b><span>Wide words here</span></b></p>"
+                       "<p><span style='font-size:150%'>Wide words here</span></p>"
+                       "<p><i style='font-style:normal'><span>Wide words here</span></i></p></div>";
+    render_doc *out = lay_out(body, 0);
+    int plain = box_of(out, "/html/body/div/p[1]/span").w;
+    int bold = box_of(out, "/html/body/div/p[2]/b").w;
+    assert_true(plain > 0);
+    assert_true(bold > plain);
+    assert_int_equal(box_of(out, "/html/body/div/p[3]/b/span").w, bold);
+    assert_true(box_of(out, "/html/body/div/p[4]/span").w > bold);
+    assert_int_equal((int)node_at(out, "/html/body/div/p[4]/span")->font_size, 30);
+    assert_int_equal(box_of(out, "/html/body/div/p[5]/i/span").w, plain);
+    render_doc_free(out);
+}
+
 /* A main column that grows beside a fixed sidebar: the classic page. */
 static void flex_row_grow_beside_fixed(void **state)
 {
@@ -791,6 +834,8 @@ static void nested_flex_rows(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(shown_by_style_attribute_keeps_page_rules),
+        cmocka_unit_test(fonts_from_the_parent_or_their_own),
         cmocka_unit_test(flex_row_grow_beside_fixed),
         cmocka_unit_test(flex_basis_gap_and_centring),
         cmocka_unit_test(math_lengths_as_pixels),
