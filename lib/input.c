@@ -137,11 +137,28 @@ static int has_markup(const unsigned char *b, size_t len)
  * refused. Characters are counted as UTF-8 lead bytes and single bytes. */
 static int looks_binary(const unsigned char *b, size_t len)
 {
-    size_t ctl = 0, chars = 0;
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = b[i];
-        ctl += (size_t)control_byte(c);
-        chars += (c & 0xc0) != 0x80;
+    size_t ctl = 0, chars = 0, i = 0;
+    /* Eight bytes at a time while they are ASCII from 0x20 to 0x7e (most
+     * of a page): eight characters, no control byte. */
+    const uint64_t highs = 0x8080808080808080ull, spaces = 0x2020202020202020ull,
+                   dels = 0x7f7f7f7f7f7f7f7full, ones = 0x0101010101010101ull;
+    while (i < len) {
+        size_t end = i + 8 <= len ? i + 8 : len;
+        if (end - i == 8) {
+            uint64_t w;
+            memcpy(&w, b + i, sizeof w);
+            uint64_t d = w ^ dels; /* a byte 0x7f is 0 here */
+            if (!(w & highs) && !((w - spaces) & ~w & highs) && !((d - ones) & ~d & highs)) {
+                chars += 8;
+                i = end;
+                continue;
+            }
+        }
+        for (; i < end; i++) {
+            unsigned char c = b[i];
+            ctl += (size_t)control_byte(c);
+            chars += (c & 0xc0) != 0x80;
+        }
     }
     if (ctl == 0)
         return 0;

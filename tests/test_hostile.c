@@ -492,6 +492,37 @@ static void random_bytes_any_length(void **state)
         expect(pages[i], strlen(pages[i]), NULL, GLANCE_OK, NULL);
 }
 
+/* Control bytes among printable ASCII, as a page with markup: one in 40
+ * characters is binary data, one in 400 a page with strays (the count is
+ * over 1 in 100). Each kind alone, DEL (0x7f) and the C0 controls but tab,
+ * line ends and form feed, wherever it falls in the eight-byte words that
+ * input.c reads printable ASCII in. */
+static void control_bytes_among_ascii(void **state)
+{
+    (void)state;
+    static const unsigned char c0[] = {0x01, 0x02, 0x07, 0x08, 0x0b, 0x10, 0x1a, 0x1f};
+    const char *head = "<html><body><p>", *tail = "</p></body></html>";
+    size_t n = 8000, hl = strlen(head), tl = strlen(tail);
+    char *b = malloc(hl + n + tl);
+    assert_non_null(b);
+    for (int kind = 0; kind < 2; kind++)
+        for (size_t every = 40; every <= 400; every *= 10) {
+            memcpy(b, head, hl);
+            for (size_t i = 0; i < n; i++) {
+                char c = "Words in a line, "[i % 17];
+                if (i % every == every / 2 + i / every % 8)
+                    c = kind ? (char)c0[i / every % 8] : (char)0x7f;
+                b[hl + i] = c;
+            }
+            memcpy(b + hl + n, tail, tl);
+            if (every == 40)
+                expect(b, hl + n + tl, NULL, GLANCE_EINPUT, "binary data");
+            else
+                expect(b, hl + n + tl, NULL, GLANCE_OK, NULL);
+        }
+    free(b);
+}
+
 /* The standard's parser of a span attribute, clamped. */
 static void span_values(void **state)
 {
@@ -670,6 +701,7 @@ int main(void)
         cmocka_unit_test(empty_file),
         cmocka_unit_test(one_byte),
         cmocka_unit_test(random_binary),
+        cmocka_unit_test(control_bytes_among_ascii),
         cmocka_unit_test(page_of_50_mb),
         cmocka_unit_test(nested_100000_divs),
         cmocka_unit_test(sibling_links_100000),
