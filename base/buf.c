@@ -47,6 +47,11 @@ void base_buf_puts(base_buf *b, const char *s)
 
 void base_buf_putc(base_buf *b, char c)
 {
+    if (b->len + 1 < b->cap && !b->oom) { /* room for it and the NUL */
+        b->data[b->len++] = c;
+        b->data[b->len] = '\0';
+        return;
+    }
     base_buf_add(b, &c, 1);
 }
 

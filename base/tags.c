@@ -45,8 +45,12 @@ const char *const base_void_elements[] = {
 
 int base_tag_in(const char *name, const char *const *names)
 {
-    for (; name && *names; names++)
-        if (strcmp(name, *names) == 0)
+    if (!name)
+        return 0;
+    /* The first bytes compared here: most names of a list differ there,
+     * and each strcmp call costs more than the list's walk. */
+    for (const char c = name[0]; *names; names++)
+        if ((*names)[0] == c && strcmp(name, *names) == 0)
             return 1;
     return 0;
 }
