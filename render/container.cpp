@@ -667,7 +667,8 @@ static void split_preformatted_runs(const litehtml::element::ptr &root,
             kids.swap(out);
         }
         for (const auto &k : kids)
-            stack.push_back(k);
+            if (k->get_children_count() > 0) // words and empty tags hold no run
+                stack.push_back(k);
     }
 }
 

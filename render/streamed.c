@@ -2,7 +2,6 @@
  * why and how). One scan of the tags finds the placeholders, the hidden
  * parts and the scripts' pairs of ids; the page is then written again with
  * each part in its placeholder's place. */
-#define _GNU_SOURCE /* memmem */
 #include "render/streamed.h"
 
 #include <stdlib.h>
@@ -324,12 +323,22 @@ static void emit(const scan *s, base_buf *o, const char *a, const char *b, int n
     base_buf_add(o, cur, (size_t)(b - cur));
 }
 
+/* Whether the page holds "$RC(" or "$RS(": one pass from '$' to '$'. */
+static int has_instruction(const char *html, size_t len)
+{
+    const char *end = html + len;
+    for (const char *p = html; (p = memchr(p, '$', (size_t)(end - p))) != NULL; p++)
+        if (end - p >= 4 && p[1] == 'R' && (p[2] == 'C' || p[2] == 'S') && p[3] == '(')
+            return 1;
+    return 0;
+}
+
 int streamed_splice(const char *html, size_t len, char **out, size_t *out_len)
 {
     *out = NULL;
     *out_len = 0;
     /* Most pages: no instruction, nothing to read. */
-    if (!memmem(html, len, "$RC(", 4) && !memmem(html, len, "$RS(", 4))
+    if (!has_instruction(html, len))
         return 0;
     scan s;
     memset(&s, 0, sizeof s);

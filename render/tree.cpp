@@ -21,6 +21,7 @@
 #include <cstring>
 #include <new>
 #include <string>
+#include <typeinfo>
 #include <vector>
 
 namespace {
@@ -104,16 +105,34 @@ struct builder {
         bool any = false;
     };
 
-    static bool is_text(const litehtml::element *e)
+    // What the walk asks of an element's class: a word or space, a kind it
+    // leaves out, a tag with attributes. Each answer is a dynamic_cast's,
+    // which depends on the class alone: asked once per class and kept (a
+    // page has a few dozen classes and a hundred thousand elements, and a
+    // failed cast searches the whole class tree).
+    struct class_kind {
+        const std::type_info *type;
+        bool text, dropped;
+        bool tag;
+    };
+    std::vector<class_kind> kinds;
+
+    const class_kind &kind_of(const litehtml::element *e)
     {
-        return dynamic_cast<const litehtml::el_text *>(e) != nullptr;
+        const std::type_info *t = &typeid(*e);
+        for (const auto &k : kinds)
+            if (k.type == t)
+                return k;
+        kinds.push_back({t, dynamic_cast<const litehtml::el_text *>(e) != nullptr,
+                         dynamic_cast<const litehtml::el_comment *>(e) ||
+                             dynamic_cast<const litehtml::el_cdata *>(e) ||
+                             dynamic_cast<const litehtml::el_before_after_base *>(e),
+                         dynamic_cast<const litehtml::html_tag *>(e) != nullptr});
+        return kinds.back();
     }
 
-    static bool is_dropped(const litehtml::element *e)
-    {
-        return dynamic_cast<const litehtml::el_comment *>(e) || dynamic_cast<const litehtml::el_cdata *>(e) ||
-               dynamic_cast<const litehtml::el_before_after_base *>(e);
-    }
+    bool is_text(const litehtml::element *e) { return kind_of(e).text; }
+    bool is_dropped(const litehtml::element *e) { return kind_of(e).dropped; }
 
     // An element's box in the document: its position against its parent
     // plus where its parent is (`origin`, worked out once per element on the
@@ -239,7 +258,7 @@ struct builder {
             oom = true;
             return nullptr;
         }
-        if (auto *tag = dynamic_cast<litehtml::html_tag *>(e)) {
+        if (auto *tag = kind_of(e).tag ? static_cast<litehtml::html_tag *>(e) : nullptr) {
             for (const auto &kv : attr_reader::attrs(*tag))
                 if (dom_set_attr(doc, n, kv.first.c_str(), kv.second.c_str()) != 0)
                     oom = true;
