@@ -332,6 +332,7 @@ int score_model_run(const score_model *m, const float *f, size_t n, size_t strid
                 size_t i[8] = {0, 0, 0, 0, 0, 0, 0, 0};
                 const float *x = f + k * stride;
                 for (int d = 0; d < c->depth; d++)
+#pragma GCC unroll 8 /* the eight indices stay in registers */
                     for (int j = 0; j < 8; j++)
                         i[j] = 2 * i[j] + 1 +
                                !(x[(size_t)j * stride + (size_t)ts[i[j]].feature] <

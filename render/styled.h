@@ -70,8 +70,8 @@ inline name_key key_of_name(const char *name)
         const char *p;
         name_key k;
     };
-    static thread_local slot seen[512];
-    slot &s = seen[(reinterpret_cast<uintptr_t>(name) >> 3) & 511];
+    static thread_local slot seen[1024];
+    slot &s = seen[(reinterpret_cast<uintptr_t>(name) * 0x9e3779b97f4a7c15ull) >> 54];
     if (s.p == name)
         return s.k;
     const name_key k = key_of(name);

@@ -360,8 +360,12 @@ struct builder {
                 stack.pop_back();
                 continue;
             }
-            litehtml::element::ptr child = f.el->get_child((int)f.next_child++);
-            litehtml::element *c = child.get();
+            // A tag's children read in place: get_child copies the pointer
+            // (two atomic operations a word).
+            litehtml::element *c =
+                kind_of(f.el).tag
+                    ? static_cast<litehtml::html_tag *>(f.el)->children()[f.next_child++].get()
+                    : f.el->get_child((int)f.next_child++).get();
             if (!c)
                 continue;
             // Words and spaces first, the most of the children: none of them
