@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <hb.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -230,10 +231,38 @@ static const char *const cls_comment[] = {"comment", "reply", "replies", "discus
 static const char *const cls_meta[] = {"byline", "author", "date", "time", "meta", "dateline",
                                        "caption", "credit", "tag", "tags", "categor", NULL};
 
+/* The lists' words by their first byte, made once: a class value of a
+ * modern page has twenty words and more, each tried against a few only. */
+typedef struct list_word {
+    const char *w;
+    size_t len;
+    unsigned bit;
+} list_word;
+static list_word by_first[sizeof cls_content / sizeof *cls_content +
+                          sizeof cls_boiler / sizeof *cls_boiler +
+                          sizeof cls_comment / sizeof *cls_comment +
+                          sizeof cls_meta / sizeof *cls_meta]; /* room for all, NULLs counted */
+static unsigned short first_at[257]; /* by_first[first_at[c] .. first_at[c + 1]) */
+static pthread_once_t by_first_once = PTHREAD_ONCE_INIT;
+
+static void by_first_make(void)
+{
+    static const char *const *const lists[] = {cls_content, cls_boiler, cls_comment, cls_meta};
+    size_t n = 0;
+    for (unsigned c = 0; c < 256; c++) {
+        first_at[c] = (unsigned short)n;
+        for (unsigned k = 0; k < 4; k++)
+            for (const char *const *p = lists[k]; *p; p++)
+                if ((unsigned char)**p == c)
+                    by_first[n++] = (list_word){*p, strlen(*p), 1u << k};
+    }
+    first_at[256] = (unsigned short)n;
+}
+
 /* Bit 1 << k for each list k that a word of the value starts with. */
 static unsigned words_match(const char *v)
 {
-    static const char *const *const lists[] = {cls_content, cls_boiler, cls_comment, cls_meta};
+    pthread_once(&by_first_once, by_first_make);
     unsigned bits = 0;
     char w[48];
     while (*v) {
@@ -248,15 +277,13 @@ static unsigned words_match(const char *v)
         w[n] = '\0';
         if (n < 2)
             continue;
-        for (unsigned k = 0; k < 4; k++)
-            for (const char *const *p = lists[k]; *p; p++) {
-                if (**p != w[0])
-                    continue;
-                size_t m = strlen(*p);
-                /* "ad" and "side" only whole: "address", "sidenote" are not theirs */
-                if (m <= 4 ? strcmp(w, *p) == 0 : strncmp(w, *p, m) == 0)
-                    bits |= 1u << k;
-            }
+        unsigned char c = (unsigned char)w[0];
+        for (unsigned i = first_at[c]; i < first_at[c + 1]; i++) {
+            const list_word *e = &by_first[i];
+            /* "ad" and "side" only whole: "address", "sidenote" are not theirs */
+            if (e->len <= 4 ? strcmp(w, e->w) == 0 : strncmp(w, e->w, e->len) == 0)
+                bits |= e->bit;
+        }
     }
     return bits;
 }
