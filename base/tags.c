@@ -72,6 +72,20 @@ int base_tag_find_attr(const base_tag *t, const char *lower, base_tag_attr *out)
 
 /* Attributes ----------------------------------------------------------------- */
 
+/* The bytes that end a tag's or an attribute's name or an unquoted value,
+ * by kind, so that each byte of those is one look in a table. */
+enum { C_SPACE = 1, C_SLASH = 2, C_GT = 4, C_EQ = 8 };
+static const unsigned char byte_kind[256] = {
+    [' '] = C_SPACE, ['\t'] = C_SPACE, ['\n'] = C_SPACE, ['\r'] = C_SPACE, ['\f'] = C_SPACE,
+    ['/'] = C_SLASH, ['>'] = C_GT,      ['='] = C_EQ};
+
+static const char *run_until(const char *p, const char *end, unsigned kinds)
+{
+    while (p < end && !(byte_kind[(unsigned char)*p] & kinds))
+        p++;
+    return p;
+}
+
 /* One attribute from *pp (before-attribute-name state) on; 0 at the tag's
  * end ('>' or the end of the range, left unread). */
 static int read_attr(const char **pp, const char *end, base_tag_attr *a)
@@ -86,8 +100,7 @@ static int read_attr(const char **pp, const char *end, base_tag_attr *a)
     }
     /* The name: an '=' in first place belongs to it. */
     a->name = p++;
-    while (p < end && !base_html_space(*p) && *p != '/' && *p != '>' && *p != '=')
-        p++;
+    p = run_until(p, end, C_SPACE | C_SLASH | C_GT | C_EQ);
     a->name_len = (size_t)(p - a->name);
     a->value = NULL;
     a->value_len = 0;
@@ -108,8 +121,7 @@ static int read_attr(const char **pp, const char *end, base_tag_attr *a)
             /* Unquoted, up to white space or '>' ("<a href=x/>": x/). A
              * missing value ("a=>") is an empty one. */
             a->value = q;
-            while (q < end && !base_html_space(*q) && *q != '>')
-                q++;
+            q = run_until(q, end, C_SPACE | C_GT);
             a->value_len = (size_t)(q - a->value);
             p = q;
         }
@@ -146,8 +158,7 @@ static void set_lower(base_tag *t)
 static const char *read_tag(const char *p, const char *end, base_tag *t)
 {
     t->name = p;
-    while (p < end && !base_html_space(*p) && *p != '/' && *p != '>')
-        p++;
+    p = run_until(p, end, C_SPACE | C_SLASH | C_GT);
     t->name_len = (size_t)(p - t->name);
     set_lower(t);
     t->attrs = p;

@@ -45,6 +45,15 @@ static uint64_t gram_hash(const char *p)
 static void add_text(base_buf *b, const char *p, size_t n, candidate *cand)
 {
     const char *end = p + n;
+    while (!cand && p < end) { /* nothing to count: runs between spaces at once */
+        while (p < end && base_html_space(*p))
+            p++;
+        const char *q = p;
+        while (q < end && !base_html_space(*q))
+            q++;
+        base_buf_add(b, p, (size_t)(q - p));
+        p = q;
+    }
     while (p < end) {
         if (base_html_space(*p)) {
             p++;
