@@ -97,6 +97,27 @@ static int control_byte(unsigned char c)
            c == 0x7f;
 }
 
+/* Whether the 8 bytes at b are ASCII and none is NUL. */
+static int ascii8(const unsigned char *b)
+{
+    uint64_t w;
+    memcpy(&w, b, sizeof w);
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    return !(w & highs) && !((w - ones) & ~w & highs);
+}
+
+/* Whether the 8 bytes at b are printable ASCII, 0x20 to 0x7e: none a
+ * control byte, none past ASCII. */
+static int printable8(const unsigned char *b)
+{
+    uint64_t w;
+    memcpy(&w, b, sizeof w);
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull,
+                   spaces = 0x2020202020202020ull, dels = 0x7f7f7f7f7f7f7f7full;
+    uint64_t d = w ^ dels; /* a byte 0x7f is 0 here */
+    return !(w & highs) && !((w - spaces) & ~w & highs) && !((d - ones) & ~d & highs);
+}
+
 static int ascii_letter(unsigned char c)
 {
     return (c | 0x20) >= 'a' && (c | 0x20) <= 'z';
@@ -137,28 +158,17 @@ static int has_markup(const unsigned char *b, size_t len)
  * refused. Characters are counted as UTF-8 lead bytes and single bytes. */
 static int looks_binary(const unsigned char *b, size_t len)
 {
-    size_t ctl = 0, chars = 0, i = 0;
-    /* Eight bytes at a time while they are ASCII from 0x20 to 0x7e (most
-     * of a page): eight characters, no control byte. */
-    const uint64_t highs = 0x8080808080808080ull, spaces = 0x2020202020202020ull,
-                   dels = 0x7f7f7f7f7f7f7f7full, ones = 0x0101010101010101ull;
-    while (i < len) {
-        size_t end = i + 8 <= len ? i + 8 : len;
-        if (end - i == 8) {
-            uint64_t w;
-            memcpy(&w, b + i, sizeof w);
-            uint64_t d = w ^ dels; /* a byte 0x7f is 0 here */
-            if (!(w & highs) && !((w - spaces) & ~w & highs) && !((d - ones) & ~d & highs)) {
-                chars += 8;
-                i = end;
-                continue;
-            }
+    size_t ctl = 0, chars = 0;
+    for (size_t i = 0; i < len;) {
+        /* Most of a page: eight characters, no control byte. */
+        if (i + 8 <= len && printable8(b + i)) {
+            chars += 8;
+            i += 8;
+            continue;
         }
-        for (; i < end; i++) {
-            unsigned char c = b[i];
-            ctl += (size_t)control_byte(c);
-            chars += (c & 0xc0) != 0x80;
-        }
+        unsigned char c = b[i++];
+        ctl += (size_t)control_byte(c);
+        chars += (c & 0xc0) != 0x80;
     }
     if (ctl == 0)
         return 0;
@@ -242,15 +252,6 @@ static size_t utf8_valid_len(const unsigned char *b, size_t left)
     if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
         return 0;
     return n;
-}
-
-/* Whether the 8 bytes at b are ASCII and none is NUL. */
-static int ascii8(const unsigned char *b)
-{
-    uint64_t w;
-    memcpy(&w, b, sizeof w);
-    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
-    return !(w & highs) && !((w - ones) & ~w & highs);
 }
 
 static int valid_utf8(const unsigned char *b, size_t len)
