@@ -576,9 +576,7 @@ public:
             Base::parse_styles(true); // its own styles only
             mend_styles();
             auto &kids = this->m_children;
-            if (this->m_display == litehtml::display_none && !kids.empty() && this->parent() &&
-                strcmp(this->m_tag.c_str(), "head") != 0 &&
-                strcmp(this->m_tag.c_str(), "noscript") != 0) {
+            if (this->m_display == litehtml::display_none && !kids.empty() && children_may_sink()) {
                 for (auto &k : kids)
                     hidden_sink->push_back(std::move(k));
                 kids.clear();
@@ -587,6 +585,19 @@ public:
             for (auto &k : kids)
                 k->parse_styles(false);
         }
+    }
+
+    // Whether parse_styles takes the element's children out of the tree when
+    // it is display:none: not those of the root, <head> or <noscript> (kept,
+    // above), of the body (never display:none, mend_styles) or of a table
+    // (resolved by litehtml).
+    bool children_may_sink() const
+    {
+        if constexpr (std::is_same<Base, litehtml::el_table>::value)
+            return false;
+        else
+            return this->parent() && this->m_tag != "head" && this->m_tag != "noscript" &&
+                   this->m_tag != "body";
     }
 
     // What litehtml 0.6 reads wrongly of the element's own styles, mended
@@ -913,19 +924,14 @@ public:
     // subtrees.
     bool sunk_later(const litehtml::css &sheet) const
     {
-        if constexpr (std::is_same<Base, litehtml::el_table>::value) {
-            return false; // resolves its children itself
-        } else {
-            if (!hidden_sink || !master_sheet || &sheet == master_sheet || !this->parent() ||
-                this->m_tag == "head" || this->m_tag == "noscript" || this->m_tag == "body")
-                return false;
-            const litehtml::props_map &props = style_properties(this->m_style);
-            auto it = props.find("display");
-            if (it == props.end() || litehtml::t_strcasecmp(it->second.m_value.c_str(), "none"))
-                return false;
-            const char *inline_style = this->get_attr("style");
-            return !inline_style || !strcasestr(inline_style, "display");
-        }
+        if (!hidden_sink || !master_sheet || &sheet == master_sheet || !children_may_sink())
+            return false;
+        const litehtml::props_map &props = style_properties(this->m_style);
+        auto it = props.find("display");
+        if (it == props.end() || litehtml::t_strcasecmp(it->second.m_value.c_str(), "none"))
+            return false;
+        const char *inline_style = this->get_attr("style");
+        return !inline_style || !strcasestr(inline_style, "display");
     }
 
     using Base::select;
