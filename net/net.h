@@ -139,19 +139,6 @@ net_status net_fetch_sheets(net_session *s, const char *html, size_t len, const 
 const net_sheet *net_sheets_find(const net_sheets *t, const char *ref, const char *from);
 void net_sheets_free(net_sheets *t);
 
-/* --- The scan behind net_fetch_sheets, exposed for tests. --- */
-
-/* Calls `fn` for each stylesheet reference of a page: the href of each
- * <link rel=stylesheet> and each @import in <style>, decoded, in document
- * order; and sets *base to the first <base href> (malloc'd; NULL when
- * none). Comments and the text of the other raw-text elements (<script>,
- * <textarea>, <title>, <iframe> ...: base/tags.h) are skipped. -1 when out
- * of memory or when `fn` returns non-zero. */
-int net_scan_html(const char *html, size_t len, char **base,
-                  int (*fn)(void *ud, const char *ref), void *ud);
-/* The same for the @import rules of a stylesheet. */
-int net_scan_css(const char *css, size_t len, int (*fn)(void *ud, const char *ref), void *ud);
-
 /* `ref` resolved against `base` (an absolute URL, or NULL: then `ref` must
  * be absolute), white space trimmed; malloc'd, NULL when it is no http or
  * https URL. */

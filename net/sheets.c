@@ -13,6 +13,7 @@
 #include "net/fetch.h"
 
 #include "base/grow.h"
+#include "base/sheetrefs.h"
 
 /* `ref` as the layout engine will ask for it: litehtml hands over an
  * @import "x.css" with its quotes, so both sides drop white space around
@@ -200,7 +201,7 @@ net_status net_fetch_sheets(net_session *s, const char *html, size_t len, const 
     char *base_href = NULL, *base = NULL;
     net_status st = NET_OK;
     /* The references are resolved once the scan has seen the <base>. */
-    if (net_scan_html(html, len, &base_href, collect, &refs) != 0)
+    if (base_sheet_refs_html(html, len, &base_href, collect, &refs) != 0)
         st = NET_ENOMEM;
     if (st == NET_OK && page_url) {
         base = base_href ? net_resolve(page_url, base_href) : NULL;
@@ -229,7 +230,7 @@ net_status net_fetch_sheets(net_session *s, const char *html, size_t len, const 
                 continue;
             b.from = url;
             b.base = url;
-            if (net_scan_css(css, n, add_ref, &b) != 0)
+            if (base_sheet_refs_css(css, n, add_ref, &b) != 0)
                 st = NET_ENOMEM;
         }
         first = last;

@@ -26,6 +26,7 @@
 
 #include "httpd.h"
 #include "net/net.h"
+#include "base/sheetrefs.h"
 
 typedef struct refs {
     char *v[32];
@@ -64,7 +65,7 @@ static void scan_finds_what_litehtml_asks_for(void **state)
         "</head><body><p>text</p></body></html>";
     refs r = {0};
     char *base = NULL;
-    assert_int_equal(net_scan_html(page, strlen(page), &base, collect, &r), 0);
+    assert_int_equal(base_sheet_refs_html(page, strlen(page), &base, collect, &r), 0);
     assert_string_equal(base, "https://example.test/news/");
     const char *want[] = {"a.css?x=1&y=2", "/b.css", "c.css", "d.css", "e.css", "f.css"};
     assert_int_equal(r.n, 6);
@@ -80,7 +81,7 @@ static void scan_css_imports(void **state)
                               "/* @import 'none.css'; */ body { color: red }\n"
                               "@media screen { @import url(three.css); }\n";
     refs r = {0};
-    assert_int_equal(net_scan_css(css, strlen(css), collect, &r), 0);
+    assert_int_equal(base_sheet_refs_css(css, strlen(css), collect, &r), 0);
     assert_int_equal(r.n, 3);
     assert_string_equal(r.v[0], "one.css");
     assert_string_equal(r.v[1], "two.css");

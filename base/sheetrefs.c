@@ -1,11 +1,7 @@
-/* net/: the stylesheet references of a page and of a stylesheet, found with
- * a scan of the tags (no second HTML parse: render/ parses the page once,
- * with litehtml). The scan looks for what litehtml 0.6 will ask its
- * container for, and writes each reference the way litehtml will ask
- * (attribute entities decoded; render/ trims white space and quotes the
- * same way on its side), so that the fetched sheet is found by name. */
+/* base/: the stylesheet references of a page and of a stylesheet
+ * (sheetrefs.h). */
 #define _GNU_SOURCE
-#include "net/net.h"
+#include "base/sheetrefs.h"
 
 #include "base/tags.h"
 
@@ -96,7 +92,8 @@ static const char *skip_css_comment(const char *p, const char *end)
     return end;
 }
 
-int net_scan_css(const char *css, size_t len, int (*fn)(void *ud, const char *ref), void *ud)
+int base_sheet_refs_css(const char *css, size_t len, int (*fn)(void *ud, const char *ref),
+                        void *ud)
 {
     const char *p = css, *end = css + len;
     while (p < end) {
@@ -161,42 +158,47 @@ static char *attr_value(const base_tag_attr *a)
     return decode_attr(a->value ? a->value : "", a->value_len);
 }
 
-int net_scan_html(const char *html, size_t len, char **base,
-                  int (*fn)(void *ud, const char *ref), void *ud)
+int base_sheet_refs_token(const base_tag *t, char **base, int (*fn)(void *ud, const char *ref),
+                          void *ud)
+{
+    /* The text of <style>: its @imports. Other raw text (script, textarea,
+     * title ...) holds no tags. */
+    if (t->kind == BASE_TAG_RAW && base_tag_is(t, "style"))
+        return base_sheet_refs_css(t->start, t->len, fn, ud);
+    if (t->kind != BASE_TAG_START)
+        return 0;
+    base_tag_attr rel, href;
+    if (base_tag_is(t, "link")) {
+        /* litehtml 0.6 applies a <link> only when rel is "stylesheet",
+         * exactly (el_link.cpp); one marked disabled (a theme the page's
+         * script may switch to) render/ leaves out, as a browser does. */
+        base_tag_attr off;
+        if (base_tag_find_attr(t, "rel", &rel) && base_tag_find_attr(t, "href", &href) &&
+            href.value_len && !base_tag_find_attr(t, "disabled", &off)) {
+            char *r = attr_value(&rel);
+            char *h = r ? attr_value(&href) : NULL;
+            int rc = h && strcmp(r, "stylesheet") == 0 ? fn(ud, h) : 0;
+            free(r);
+            free(h);
+            if (!h || rc)
+                return -1;
+        }
+    } else if (base && base_tag_is(t, "base") && !*base) {
+        if (base_tag_find_attr(t, "href", &href) && !(*base = attr_value(&href)))
+            return -1;
+    }
+    return 0;
+}
+
+int base_sheet_refs_html(const char *html, size_t len, char **base,
+                         int (*fn)(void *ud, const char *ref), void *ud)
 {
     *base = NULL;
     base_tag_scanner s;
     base_tag_scanner_init(&s, html, len);
     base_tag t;
-    while (base_tag_next(&s, &t)) {
-        /* The text of <style>: its @imports. Other raw text (script,
-         * textarea, title ...) holds no tags. */
-        if (t.kind == BASE_TAG_RAW && base_tag_is(&t, "style") &&
-            net_scan_css(t.start, t.len, fn, ud))
+    while (base_tag_next(&s, &t))
+        if (base_sheet_refs_token(&t, base, fn, ud))
             return -1;
-        if (t.kind != BASE_TAG_START)
-            continue;
-        base_tag_attr rel, href;
-        if (base_tag_is(&t, "link")) {
-            /* litehtml 0.6 applies a <link> only when rel is "stylesheet",
-             * exactly (el_link.cpp); one marked disabled (a theme the
-             * page's script may switch to) render/ leaves out, as a
-             * browser does. */
-            base_tag_attr off;
-            if (base_tag_find_attr(&t, "rel", &rel) && base_tag_find_attr(&t, "href", &href) &&
-                href.value_len && !base_tag_find_attr(&t, "disabled", &off)) {
-                char *r = attr_value(&rel);
-                char *h = r ? attr_value(&href) : NULL;
-                int rc = h && strcmp(r, "stylesheet") == 0 ? fn(ud, h) : 0;
-                free(r);
-                free(h);
-                if (!h || rc)
-                    return -1;
-            }
-        } else if (base_tag_is(&t, "base") && !*base) {
-            if (base_tag_find_attr(&t, "href", &href) && !(*base = attr_value(&href)))
-                return -1;
-        }
-    }
     return 0;
 }
