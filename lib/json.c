@@ -130,6 +130,11 @@ char *json_build(const glance_result *res)
         /* Its <noscript> styles hid it: laid out again without them. */
         if (res->rstats.noscript_styles_dropped)
             json_object_object_add(d, "noscript_styles_dropped", json_object_new_boolean(1));
+        /* Its runs of white space written as one space (render/spaces.h),
+         * then read again as they were: a stylesheet loaded during the parse
+         * might keep them. */
+        if (res->rstats.spaces_read_again)
+            json_object_object_add(d, "spaces_read_again", json_object_new_boolean(1));
         /* Its text hidden by visibility until a script ran: shown. */
         if (res->rstats.visibility_revealed)
             json_object_object_add(d, "visibility_revealed", json_object_new_boolean(1));

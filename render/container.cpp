@@ -6,6 +6,7 @@
 #include "render/compat.h"
 #include "render/styled.h"
 #include "render/cssfilter.h"
+#include "render/spaces.h"
 #include "render/paint.h"
 
 #include "base/clock.h"
@@ -254,6 +255,33 @@ std::string resolve_local(const std::string &dir, std::string url)
     return dir.empty() ? url : dir + "/" + url;
 }
 
+// What spaces_collapse asks of each stylesheet the page names
+// (base/sheetrefs.h), found as import_css will find it: whether it may keep
+// the runs of white space. A sheet fetched with the page is read as fetched
+// (spaces_kept); a local file is taken to keep them, its rules unknown until
+// import_css loads it. The sheets these import are looked at as they load
+// (container::spaces_lost).
+struct sheet_probe {
+    const render_opts *opts;
+    std::string base_dir;
+};
+
+int sheet_may_keep_spaces(void *probe, const char *ref)
+{
+    const sheet_probe &p = *(const sheet_probe *)probe;
+    std::string url = trim_ref(ref);
+    if (url.empty())
+        return 0;
+    const char *css = nullptr, *abs = nullptr;
+    size_t n = 0;
+    if (p.opts->css_lookup &&
+        p.opts->css_lookup(p.opts->css_lookup_ud, url.c_str(), "", &css, &n, &abs))
+        return spaces_kept(css, n);
+    struct stat st;
+    return !p.base_dir.empty() && !is_remote_url(url) &&
+           stat(resolve_local(p.base_dir, url).c_str(), &st) == 0;
+}
+
 class container final : public litehtml::document_container {
 public:
     container(fonts_lib *fonts, const render_opts &opts, render_stats &stats)
@@ -269,6 +297,10 @@ public:
     table_guard tables{0, 0, false}; // the cells of the tables' grids (guarded_body)
     render_painter *painter = nullptr; // set while render_paint draws
     double last_element_ms = 0; // when litehtml asked for its last element
+    // The page's runs of white space were written as one space (spaces.h),
+    // and a stylesheet loaded since may keep them: the page is read again
+    // as it is.
+    bool spaces_collapsed = false, spaces_lost = false;
     double filter_ms = 0;       // the CSS filter on linked sheets, inside litehtml's parse
 
     // litehtml makes an element of every white-space character of the page
@@ -436,6 +468,8 @@ public:
             free(f);
             filter_ms += base_now_ms() - tf;
         }
+        if (spaces_collapsed && spaces_kept(text.data(), text.size()))
+            spaces_lost = true;
     }
 
     void set_clip(const litehtml::position &pos, const litehtml::border_radiuses &, bool valid_x,
@@ -778,7 +812,13 @@ extern "C" render_status render_load(render_engine *eng, const char *html, const
         // page's own styles for such a browser when they hide the page
         // (noscript.h): the second time only on such pages.
         size_t text_bytes = 0;
-        for (int attempt = 0;; attempt++) {
+        // The runs of white space stay as they are where a style may keep
+        // them (spaces.h): the page's, a sheet's it names (sheet_probe). A
+        // sheet loaded during the parse that keeps them all the same (one
+        // that those import) has the page read again as it is.
+        bool keep_spaces = opts->plain_litehtml;
+        const sheet_probe probe{opts, opts->base_dir ? opts->base_dir : ""};
+        for (int attempt = 0, passes = 0;; attempt++, passes++) {
             css_page_info info;
             css_index_generated_reset(ix.get(), ua_generated); // the page's sheets again
             std::unique_ptr<char, void (*)(void *)> page(
@@ -788,13 +828,31 @@ extern "C" render_status render_load(render_engine *eng, const char *html, const
             st.streamed_parts = info.streamed_parts;
             if (generated_over())
                 return RENDER_EGENERATED;
-            if (attempt > 0) {
+            bool collapse = false;
+            if (!keep_spaces) {
+                char *one;
+                size_t one_len;
+                int c = spaces_collapse(page.get(), strlen(page.get()),
+                                        opts->css_lookup || !probe.base_dir.empty()
+                                            ? sheet_may_keep_spaces
+                                            : nullptr,
+                                        (void *)&probe, &one, &one_len);
+                if (c < 0)
+                    return RENDER_ENOMEM;
+                if (c > 0)
+                    page.reset(one);
+                collapse = c > 0;
+            }
+            if (passes > 0) {
                 rd.reset(new render_doc);
                 rd->cont.reset(new container(eng->fonts, *opts, st));
             }
             rd->context.load_master_stylesheet(ua.get());
             fonts_missing_clear(eng->fonts); // this page's scripts only
             rd->cont->filter = ix.get();
+            rd->cont->spaces_collapsed = collapse;
+            const int sheets_loaded = st.stylesheets_loaded,
+                      sheets_skipped = st.stylesheets_skipped;
             double tc = base_now_ms();
             st.css_ms += tc - t0;
             rd->cont->last_element_ms = tc;
@@ -817,6 +875,15 @@ extern "C" render_status render_load(render_engine *eng, const char *html, const
             st.html_ms += rd->cont->last_element_ms - tc;
             st.css_ms += rd->cont->filter_ms;
             st.style_ms += t1 - rd->cont->last_element_ms - rd->cont->filter_ms;
+            if (rd->cont->spaces_lost) { // the same pass again, spaces kept
+                keep_spaces = true;
+                st.stylesheets_loaded = sheets_loaded;
+                st.stylesheets_skipped = sheets_skipped;
+                st.spaces_read_again = 1;
+                attempt--;
+                t0 = base_now_ms();
+                continue;
+            }
             if (!rd->doc || !rd->doc->root())
                 return RENDER_EPARSE;
             if (rd->cont->font_failed)

@@ -122,6 +122,9 @@ typedef struct render_stats {
                                 script shows it: shown (container.cpp) */
     int streamed_parts; /* parts of a streamed page that its scripts would
                            move into place: put there (streamed.h) */
+    int spaces_read_again; /* a stylesheet loaded during the parse may keep
+                              the runs of white space written as one space
+                              (spaces.h): read again as they are */
     int stylesheets_loaded;
     int stylesheets_skipped; /* remote, missing, too large or over the count */
     /* Scripts of the page's text that no installed face has, measured with

@@ -1198,6 +1198,84 @@ static void noscript_copy_counted_once(void **state)
                  without);
 }
 
+/* A story with a listing that keeps its lines by a class, `.code` (a
+ * <div>, not a <pre>): `head` says where the class's white-space comes
+ * from. */
+static char *code_page(const char *head)
+{
+    static const char para[] =
+        "<p>The mill stood by the river for two hundred years, grinding the grain of the "
+        "valley and the hills around it, until the flood of the wet spring took its wheel "
+        "downstream and the miller's sons built it again, higher up the bank.</p>\n";
+    char *page = malloc(8192);
+    assert_non_null(page);
+    snprintf(page, 8192,
+             "<!DOCTYPE html><html><head><title>The mill</title>%s</head><body><article>\n"
+             "  <h1>The mill</h1>\n  %s%s%s<div class=\"code\">int main(void)\n{\n    "
+             "return 0;\n}\n</div>\n  %s%s</article></body></html>",
+             head, para, para, para, para, para);
+    return page;
+}
+
+static void write_file(const char *dir, const char *name, const char *text)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    assert_true(fputs(text, f) >= 0);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* What the JSON's `document` says of a page whose runs of white space,
+ * written as one space, were read again as they were (render/spaces.h). */
+#define READ_AGAIN "\"spaces_read_again\":true"
+
+/* glance writes the runs of white space of a page's text as one space
+ * before litehtml reads them, unless a style may keep them: the listing
+ * keeps its lines and indentation when its class says pre, from the page's
+ * <style> or from a local stylesheet; without, it reads as one line, as a
+ * browser shows it. */
+static void white_space_kept_where_styles_say(void **state)
+{
+    (void)state;
+    static const char kept[] = "int main(void)\n{\n    return 0;\n}";
+    static const char joined[] = "int main(void) { return 0; }";
+    char dir[] = "/tmp/glance-spaces-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    write_file(dir, "code.css", ".code { white-space: pre; font-family: monospace }\n");
+    struct {
+        const char *head;
+        const char *want;
+    } cases[] = {
+        {"<link rel=\"stylesheet\" href=\"code.css\">", kept},
+        {"<style>.code { white-space: pre-wrap }</style>", kept},
+        {"<link rel=\"stylesheet\" href=\"missing.css\">", joined},
+        {"<style>.code { white-space: nowrap }</style>", joined},
+    };
+    glance_options *opt = OPTS("method=auto");
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *page = code_page(cases[i].head);
+        write_file(dir, "page.html", page);
+        free(page);
+        char path[1024];
+        snprintf(path, sizeof path, "%s/page.html", dir);
+        glance_result *res;
+        assert_int_equal(glance_extract_file(ctx, path, opt, &res), GLANCE_OK);
+        const char *text = glance_result_text(res);
+        if (!strstr(text, cases[i].want))
+            fail_msg("%s: no \"%s\" in:\n%s", cases[i].head, cases[i].want, text);
+        assert_non_null(strstr(text, "higher up the bank."));
+        /* Known before the parse: read once. */
+        assert_null(strstr(glance_result_json(res), READ_AGAIN));
+        glance_result_free(res);
+    }
+    glance_options_free(opt);
+    char cmd[1100];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     ctx = glance_context_new();
@@ -1241,6 +1319,7 @@ int main(void)
         cmocka_unit_test(status_names),
         cmocka_unit_test(span_answers_are_escaped),
         cmocka_unit_test(noscript_copy_counted_once),
+        cmocka_unit_test(white_space_kept_where_styles_say),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     glance_context_free(ctx);

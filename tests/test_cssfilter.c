@@ -12,6 +12,7 @@
 
 #include "render/cssfilter.h"
 #include "render/cssmath.h"
+#include "render/spaces.h"
 #include "render/streamed.h"
 #include "base/buf.h"
 
@@ -553,6 +554,98 @@ static void test_lengths_evaluated(void **state)
     assert_true(px == 1000);
 }
 
+/* spaces_collapse's sheet callback: counts the references, says yes to
+ * the one named in `keep`. */
+typedef struct sheet_calls {
+    const char *keep;
+    int calls;
+} sheet_calls;
+
+static int sheet_keeps(void *ud, const char *ref)
+{
+    sheet_calls *c = ud;
+    c->calls++;
+    return c->keep && strcmp(ref, c->keep) == 0;
+}
+
+/* Collapses `page`; NULL when spaces_collapse leaves it as it is. */
+static char *collapse(const char *page, sheet_calls *calls)
+{
+    char *out = (char *)"unset";
+    size_t n = 99;
+    int r = spaces_collapse(page, strlen(page), calls ? sheet_keeps : NULL, calls, &out, &n);
+    assert_true(r == 0 || r == 1);
+    if (r == 0) {
+        assert_null(out);
+        return NULL;
+    }
+    assert_int_equal(n, strlen(out));
+    return out;
+}
+
+/* The runs of white space in a page's text become one space, but in the
+ * elements that keep theirs and inside tags; a style or a stylesheet that
+ * may keep them leaves the page as it is. */
+static void test_white_space_runs_written_as_one(void **state)
+{
+    (void)state;
+    char *out = collapse("<p>a \n\t b</p>\n   <pre>x\n   y</pre>  <listing> l\n  m</listing>"
+                         "<textarea> t \n u</textarea><div title='a   b'>c \r\n d </div>\n",
+                         NULL);
+    assert_string_equal(out, "<p>a b</p> <pre>x\n   y</pre> <listing> l\n  m</listing>"
+                             "<textarea> t \n u</textarea><div title='a   b'>c d </div> ");
+    free(out);
+    /* "<pre/>" opens a <pre>; one left open keeps the rest as it is. */
+    out = collapse("<p>a  b</p><PRE/>c  d</p><pre>e  f", NULL);
+    assert_string_equal(out, "<p>a b</p><PRE/>c  d</p><pre>e  f");
+    free(out);
+    out = collapse("<pre>a  b</pre></pre><p>c  d</p>", NULL);
+    assert_string_equal(out, "<pre>a  b</pre></pre><p>c d</p>");
+    free(out);
+
+    /* What may keep spaces: a value of pre, pre-wrap, pre-line or
+     * break-spaces, in any case, or a var() unknown here; in a <style> or
+     * in a tag. */
+    static const char *const kept[] = {
+        "<style>.c{white-space:pre-line}</style><p>a  b</p>",
+        "<p style=\"WHITE-SPACE : Break-Spaces\">a  b</p>",
+        "<style>code { white-space: var(--ws) }</style><p>a  b</p>",
+        "<svg><style>text{white-space:pre}</style></svg><p>a  b</p>",
+        "<p>a  b</p><div style='font:x;white-space:\npre-wrap'>c</div>",
+    };
+    for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++)
+        if (collapse(kept[i], NULL))
+            fail_msg("collapsed: %s", kept[i]);
+    /* What does not: other values, or "pre" past the declaration's end. */
+    out = collapse("<style>.n{white-space:nowrap;font-family:pre}</style>"
+                   "<p style='white-space: normal'>a  b</p><p>white-space:  pre</p>",
+                   NULL);
+    assert_string_equal(out, "<style>.n{white-space:nowrap;font-family:pre}</style>"
+                             "<p style='white-space: normal'>a b</p><p>white-space: pre</p>");
+    free(out);
+
+    /* Each stylesheet the page names is asked about, as litehtml will ask
+     * for it: the page is left as it is when one may keep spaces. */
+    static const char linked[] = "<link rel=stylesheet href=\"a.css\"><style>@import 'b.css';"
+                                 "</style><link rel=icon href=i.css><p>a  b</p>";
+    sheet_calls calls = {NULL, 0};
+    out = collapse(linked, &calls);
+    assert_int_equal(calls.calls, 2);
+    assert_non_null(strstr(out, "<p>a b</p>"));
+    free(out);
+    calls = (sheet_calls){"b.css", 0};
+    assert_null(collapse(linked, &calls));
+    assert_int_equal(calls.calls, 2);
+    calls = (sheet_calls){"a.css", 0};
+    assert_null(collapse(linked, &calls));
+    assert_int_equal(calls.calls, 1);
+
+    /* spaces_kept reads the bytes it is given, no further. */
+    assert_true(spaces_kept("x{white-space:pre}", 18));
+    assert_false(spaces_kept("x{white-space:pre}", 16)); /* cut before the value */
+    assert_false(spaces_kept("", 0));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -566,6 +659,7 @@ int main(void)
         cmocka_unit_test(test_media_ranges_written_out),
         cmocka_unit_test(test_logical_properties_written_out),
         cmocka_unit_test(test_lengths_evaluated),
+        cmocka_unit_test(test_white_space_runs_written_as_one),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -75,6 +75,16 @@ static const char more_css[] = "article { width: 700px; margin: 0 auto }\n";
 static const char page_latin1_http[] = PAGE_RECLAME("<link rel=stylesheet href=\"/l1.css\">");
 static const char page_latin1_at[] = PAGE_RECLAME("<link rel=stylesheet href=\"/l2.css\">");
 
+/* The story with a listing that keeps its lines by a class, `.code` (a
+ * <div>, not a <pre>), which a fetched stylesheet says is pre: one the page
+ * links, or one that a sheet it links imports. */
+#define PAGE_CODE(links)                                                                        \
+    "<!DOCTYPE html><html><head><title>River levels fall</title>" links "</head><body>\n"        \
+    "<article><h1>River levels fall</h1>\n" ARTICLE "<div class=\"code\">int main(void)\n{\n" \
+    "    return 0;\n}\n</div>\n" ARTICLE "</article></body></html>\n"
+static const char page_code[] = PAGE_CODE("<link rel=stylesheet href=\"/code-pre.css\">");
+static const char page_code_deep[] = PAGE_CODE("<link rel=stylesheet href=\"/code-outer.css\">");
+
 static char *big;      /* 150 000 bytes of page */
 static char *bomb;     /* 8 MB of page, sent gzip-compressed (a few KB) */
 #define BIG_LEN 150000
@@ -113,6 +123,11 @@ static httpd_route routes[] = {
     {.path = "/s2.css", .headers = CSS, .body = "p { color: red }"},
     {.path = "/s3.css", .headers = CSS, .body = "p { color: red }"},
     {.path = "/s4.css", .headers = CSS, .body = "p { color: red }"},
+    {.path = "/code.html", .body = page_code},
+    {.path = "/code-deep.html", .body = page_code_deep},
+    {.path = "/code-pre.css", .headers = CSS, .body = ".code { white-space: pre }\n"},
+    {.path = "/code-outer.css", .headers = CSS,
+     .body = "@import \"code-pre.css\";\nh1 { font-size: 2em }\n"},
     /* filled in by setup */
     {.path = "/big.html"},
     {.path = "/big-nolength.html", .no_length = 1},
@@ -571,6 +586,44 @@ static void cli_failures_exit_with_one_line(void **state)
     run_free(&r);
 }
 
+/* What the JSON's `document` says of a page whose runs of white space,
+ * written as one space, were read again as they were (render/spaces.h). */
+#define READ_AGAIN "\"spaces_read_again\":true"
+
+/* glance writes the runs of white space of a page's text as one space
+ * before litehtml reads them, unless a style may keep them. A sheet the
+ * page links is read before: the listing keeps its lines, the page read
+ * once. A sheet that one imports is seen as it loads: the page is read
+ * again as it was, and the listing keeps its lines all the same. */
+static void white_space_of_fetched_sheets_kept(void **state)
+{
+    (void)state;
+    static const char kept[] = "int main(void)\n{\n    return 0;\n}";
+    glance_options *o = OPTS("connect_timeout=1", "timeout=3");
+    glance_result *res;
+    assert_int_equal(fetch("/code.html", o, &res), GLANCE_OK);
+    assert_non_null(strstr(glance_result_text(res), kept));
+    assert_null(strstr(glance_result_json(res), READ_AGAIN));
+    glance_result_free(res);
+
+    assert_int_equal(fetch("/code-deep.html", o, &res), GLANCE_OK);
+    const char *err = "unset";
+    assert_true(find_sheet(res, "/code-pre.css", &err));
+    assert_null(err);
+    assert_non_null(strstr(glance_result_text(res), kept));
+    assert_non_null(strstr(glance_result_json(res), READ_AGAIN));
+    glance_result_free(res);
+
+    /* Without its sheets, the listing is one line, as a browser shows it. */
+    OPTS_SET(o, "offline=on");
+    assert_int_equal(glance_extract(ctx, page_code_deep, strlen(page_code_deep), o, &res),
+                     GLANCE_OK);
+    assert_non_null(strstr(glance_result_text(res), "int main(void) { return 0; }"));
+    assert_null(strstr(glance_result_json(res), READ_AGAIN));
+    glance_result_free(res);
+    glance_options_free(o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -588,6 +641,7 @@ int main(void)
         cmocka_unit_test(stylesheet_count_limit),
         cmocka_unit_test(address_policy),
         cmocka_unit_test(offline_never_fetches),
+        cmocka_unit_test(white_space_of_fetched_sheets_kept),
         cmocka_unit_test(cli_extract_url),
         cmocka_unit_test(cli_failures_exit_with_one_line),
     };
