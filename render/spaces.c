@@ -31,15 +31,20 @@ int spaces_kept(const char *css, size_t len)
     static const char name[] = "white-space";
     const size_t n = sizeof name - 1, dash = 5; /* "white" before the '-' */
     const char *end = css + len;
-    for (const char *p = css; p < end && (p = memchr(p, '-', (size_t)(end - p))); p++) {
+    const char *p = css;
+    while (p < end && (p = memchr(p, '-', (size_t)(end - p)))) {
         if ((size_t)(p - css) < dash || (size_t)(end - (p - dash)) < n ||
-            strncasecmp(p - dash, name, n) != 0)
+            strncasecmp(p - dash, name, n) != 0) {
+            p++;
             continue;
+        }
         const char *v = p - dash + n, *stop = v;
-        while (stop < end && stop - v < SPACES_VALUE_SPAN && !ends_value(*stop))
-            stop++;
+        for (; stop < end && !ends_value(*stop); stop++)
+            if (stop - v >= SPACES_VALUE_SPAN)
+                return 1;
         if (holds(v, stop, "pre") || holds(v, stop, "break") || holds(v, stop, "var("))
             return 1;
+        p = stop; /* each byte looked at once */
     }
     return 0;
 }

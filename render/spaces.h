@@ -21,10 +21,11 @@ extern "C" {
 
 /* Whether `css` (a stylesheet, a <style>'s text, a tag with its style
  * attribute) may give a white-space value that keeps spaces: "white-space"
- * followed, before the declaration ends (';', '}', a quote, '<' or '>', at
- * most 256 bytes on), by "pre", "break" or "var(" in any case. It reads no
- * CSS, so a mention in a selector, a comment or another attribute counts
- * too: a false yes costs only the time the collapse saves. */
+ * followed, before the declaration ends (';', '}', a quote, '<' or '>'), by
+ * "pre", "break" or "var(" in any case, or by more than 256 bytes. It reads
+ * no CSS, so a mention in a selector, a comment or another attribute counts
+ * too: a false yes costs only the time the collapse saves. Linear: each
+ * byte is looked at a bounded number of times. */
 int spaces_kept(const char *css, size_t len);
 
 /* `page` (litehtml's, css_prepare_html) with each run of HTML white space

@@ -644,6 +644,15 @@ static void test_white_space_runs_written_as_one(void **state)
     assert_true(spaces_kept("x{white-space:pre}", 18));
     assert_false(spaces_kept("x{white-space:pre}", 16)); /* cut before the value */
     assert_false(spaces_kept("", 0));
+    /* A value longer than any a browser knows counts, and each byte is
+     * looked at once: a page of mentions costs its length. */
+    char long_value[400] = "x{white-space:";
+    memset(long_value + 14, 'a', 300);
+    long_value[314] = '}';
+    long_value[315] = '\0';
+    assert_true(spaces_kept(long_value, strlen(long_value)));
+    long_value[14 + 200] = ';';
+    assert_false(spaces_kept(long_value, strlen(long_value)));
 }
 
 int main(void)
