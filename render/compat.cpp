@@ -15,11 +15,13 @@
 #include <link.h>
 #include <cmath>
 #include <cstdlib>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <functional>
 #include <strings.h>
 #include <string>
+#include <typeinfo>
 #include <vector>
 
 namespace compat {
@@ -280,6 +282,31 @@ struct tag_fields : litehtml::html_tag {
         &tag_fields::m_css_margins;
 };
 
+// dynamic_cast<To *>(e) for an element of litehtml's or ours, none of
+// whose classes inherits virtually: the step from an object's
+// litehtml::element to its To is the same for every object of its class,
+// so it is found once per class and thread (a cast across the class tree,
+// or one that fails, as it does for every word, searches the tree each
+// time: the layer asks for every child of every flex or grid container).
+template <class To>
+To *cast_to(litehtml::element *e)
+{
+    struct step {
+        const std::type_info *type;
+        std::ptrdiff_t by; // PTRDIFF_MIN: not a To
+    };
+    thread_local std::vector<step> steps;
+    if (!e)
+        return nullptr;
+    const std::type_info *t = &typeid(*e);
+    for (const step &s : steps)
+        if (s.type == t)
+            return s.by == PTRDIFF_MIN ? nullptr : (To *)((char *)e + s.by);
+    To *to = dynamic_cast<To *>(e);
+    steps.push_back({t, to ? (char *)to - (char *)e : PTRDIFF_MIN});
+    return to;
+}
+
 // What the layer knows of one of its elements.
 class node {
 public:
@@ -455,7 +482,7 @@ public:
             litehtml::element_position pos = ce->get_element_position();
             if (pos == litehtml::element_position_absolute || pos == litehtml::element_position_fixed)
                 continue;
-            node *n = dynamic_cast<node *>(ce);
+            node *n = cast_to<node>(ce);
             if (n && !n->item)
                 n = nullptr;
             if (n) {
@@ -483,7 +510,7 @@ public:
         bool first = true;
         for (const auto &c : children) {
             litehtml::element *ce = c.get();
-            node *n = dynamic_cast<node *>(ce);
+            node *n = cast_to<node>(ce);
             if (!n || !n->item || ce->get_display() == litehtml::display_none)
                 continue;
             n->extra_left = n->extra_right = 0;
@@ -551,7 +578,7 @@ private:
     {
         for (size_t i = 0, k = el->get_children_count(); i < k; i++) {
             litehtml::element *c = el->get_child((int)i).get();
-            auto *t = dynamic_cast<litehtml::html_tag *>(c);
+            auto *t = cast_to<litehtml::html_tag>(c);
             if (!t)
                 continue;
             litehtml::css_length &w = t->*tag_fields::width;
@@ -851,7 +878,7 @@ public:
         kids.swap(kept);
         bool row = lay_->cs.k != kind::flex_column;
         for (const auto &c : kids)
-            if (node *n = dynamic_cast<node *>(c.get()))
+            if (node *n = cast_to<node>(c.get()))
                 n->become_item(row);
     }
 
@@ -1028,7 +1055,7 @@ std::shared_ptr<litehtml::element> create_element(const char *tag,
 
 bool is_item(const litehtml::element *e)
 {
-    const node *n = dynamic_cast<const node *>(e);
+    const node *n = cast_to<node>(const_cast<litehtml::element *>(e));
     return n && n->item && e->get_display() != litehtml::display_none;
 }
 

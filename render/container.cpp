@@ -32,6 +32,7 @@
 #include <string>
 #include <strings.h>
 #include <sys/stat.h>
+#include <typeinfo>
 #include <vector>
 
 namespace {
@@ -740,8 +741,11 @@ static void count_boxes(const litehtml::element::ptr &root, render_stats &st)
             st.positioned++;
         const litehtml::elements_vector &kids = children_of(el);
         size_t n = kids.size();
-        if (n > 0 && (dynamic_cast<litehtml::el_before *>(el) ||
-                      dynamic_cast<litehtml::el_after *>(el)))
+        // litehtml's own classes, which nothing derives from: their type
+        // compared, where a failed dynamic_cast searched the class tree of
+        // every element with children.
+        if (n > 0 && (typeid(*el) == typeid(litehtml::el_before) ||
+                      typeid(*el) == typeid(litehtml::el_after)))
             st.pseudo_boxes++;
         size_t holder = it.holder;
         if (n > 0 && el->is_floats_holder()) {
