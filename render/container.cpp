@@ -256,9 +256,31 @@ std::string resolve_local(const std::string &dir, std::string url)
     return dir.empty() ? url : dir + "/" + url;
 }
 
+// Where import_css finds the stylesheet `url` (trimmed) that `from` names
+// ("" for the page, else the path or URL of the sheet that imports it):
+// fetched with the page (*css, *len and *abs set), a local file under
+// `base_dir` (*path set: it may not exist), or nowhere.
+enum class sheet_at { nowhere, fetched, local };
+
+sheet_at find_sheet(const render_opts &opts, const std::string &base_dir, const std::string &url,
+                    const std::string &from, const char **css, size_t *len, const char **abs,
+                    std::string *path)
+{
+    if (url.empty())
+        return sheet_at::nowhere;
+    if (opts.css_lookup &&
+        opts.css_lookup(opts.css_lookup_ud, url.c_str(), from.c_str(), css, len, abs))
+        return sheet_at::fetched;
+    if (base_dir.empty() || is_remote_url(url) || is_remote_url(from))
+        return sheet_at::nowhere;
+    std::string dir = from.empty() ? base_dir : path_dir(from);
+    *path = resolve_local(dir.empty() ? base_dir : dir, url);
+    return sheet_at::local;
+}
+
 // What spaces_collapse asks of each stylesheet the page names
-// (base/sheetrefs.h), found as import_css will find it: whether it may keep
-// the runs of white space. A sheet fetched with the page is read as fetched
+// (base/sheetrefs.h), found as import_css finds it: whether it may keep the
+// runs of white space. A sheet fetched with the page is read as fetched
 // (spaces_kept); a local file is taken to keep them, its rules unknown until
 // import_css loads it. The sheets these import are looked at as they load
 // (container::spaces_lost).
@@ -270,17 +292,18 @@ struct sheet_probe {
 int sheet_may_keep_spaces(void *probe, const char *ref)
 {
     const sheet_probe &p = *(const sheet_probe *)probe;
-    std::string url = trim_ref(ref);
-    if (url.empty())
-        return 0;
     const char *css = nullptr, *abs = nullptr;
     size_t n = 0;
-    if (p.opts->css_lookup &&
-        p.opts->css_lookup(p.opts->css_lookup_ud, url.c_str(), "", &css, &n, &abs))
-        return spaces_kept(css, n);
+    std::string path;
     struct stat st;
-    return !p.base_dir.empty() && !is_remote_url(url) &&
-           stat(resolve_local(p.base_dir, url).c_str(), &st) == 0;
+    switch (find_sheet(*p.opts, p.base_dir, trim_ref(ref), "", &css, &n, &abs, &path)) {
+    case sheet_at::fetched:
+        return spaces_kept(css, n);
+    case sheet_at::local:
+        return stat(path.c_str(), &st) == 0;
+    default:
+        return 0;
+    }
 }
 
 class container final : public litehtml::document_container {
@@ -438,18 +461,16 @@ public:
         }
         const char *css = nullptr, *abs = nullptr;
         size_t css_len = 0;
-        if (!url.empty() && opts_.css_lookup &&
-            opts_.css_lookup(opts_.css_lookup_ud, url.c_str(), baseurl.c_str(), &css, &css_len,
-                             &abs)) {
+        std::string path;
+        sheet_at at = find_sheet(opts_, base_dir_, url, baseurl, &css, &css_len, &abs, &path);
+        if (at == sheet_at::nowhere) {
+            stats_.stylesheets_skipped++;
+            return;
+        }
+        if (at == sheet_at::fetched) {
             text.assign(css, css_len);
             baseurl = abs; // its own @imports are looked up as from it
         } else {
-            if (url.empty() || base_dir_.empty() || is_remote_url(url) || is_remote_url(baseurl)) {
-                stats_.stylesheets_skipped++;
-                return;
-            }
-            std::string dir = baseurl.empty() ? base_dir_ : path_dir(baseurl);
-            std::string path = resolve_local(dir.empty() ? base_dir_ : dir, url);
             size_t limit = opts_.max_css_bytes ? opts_.max_css_bytes : (size_t)4 << 20;
             if (!read_small_file(path, limit, text)) {
                 text.clear();
