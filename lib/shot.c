@@ -114,7 +114,8 @@ static void mark_label(cairo_t *cr, labels *ls, double top, double x, double y, 
         return;
     }
     size_t n = strlen(ls->below);
-    snprintf(ls->below + n, sizeof ls->below - n, "%s%s at y %.0f", n ? ", " : "", short_name, top);
+    snprintf(ls->below + n, sizeof ls->below - n, "%s%.64s at y %.0f", n ? ", " : "",
+             short_name, top);
 }
 
 static void outline(cairo_t *cr, dom_box b, rgb c, double width, int dashed)

@@ -299,7 +299,7 @@ static char *strip_site(const char *t, const char *site, const char *host, char 
 {
     if (cut)
         *cut = NULL;
-    size_t sl, fl;
+    size_t sl = 0, fl = 0;
     long last = find_sep(t, 1, &sl), first = find_sep(t, 0, &fl);
     if (last < 0)
         return strdup(t);
