@@ -11,6 +11,7 @@
 
 #include "base/clock.h"
 #include "base/tags.h"
+#include "base/utf8.h"
 
 #include <litehtml.h>
 #include <litehtml/el_before_after.h>
@@ -339,6 +340,11 @@ public:
     // element between runs of spaces (pre-line, whose newlines break).
     // Text nodes of white space only, which litehtml splits without asking
     // here, are joined into runs as they are added (styled.h, appendChild).
+    // litehtml's own split converts the text to wide characters and each
+    // word back to UTF-8; well-formed UTF-8 (gumbo's text always is) is
+    // split here in place, into the same words and characters: its spaces,
+    // tabs, newlines, carriage returns and form feeds separate words, and
+    // each ideograph of U+4E00-U+9FCC is a word of its own.
     void split_text(const char *text, const std::function<void(const litehtml::tchar_t *)> &on_word,
                     const std::function<void(const litehtml::tchar_t *)> &on_space) override
     {
@@ -346,6 +352,8 @@ public:
             litehtml::document_container::split_text(text, on_word, on_space);
             return;
         }
+        if (split_utf8(text, on_word, on_space))
+            return;
         std::string run;
         auto flush = [&]() {
             if (!run.empty())
@@ -360,6 +368,62 @@ public:
             },
             [&](const litehtml::tchar_t *sp) { run += sp; });
         flush();
+    }
+
+    static bool split_space(char c)
+    {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
+    }
+
+    // split_text's words of well-formed UTF-8; false, with nothing said,
+    // for text that is not (litehtml's conversion reads that its own way).
+    static bool split_utf8(const char *text,
+                           const std::function<void(const litehtml::tchar_t *)> &on_word,
+                           const std::function<void(const litehtml::tchar_t *)> &on_space)
+    {
+        const char *end = text + strlen(text);
+        for (const char *p = text; p < end;) {
+            if ((unsigned char)*p < 0x80) {
+                p++;
+                continue;
+            }
+            const char *q = p;
+            if (base_utf8_next(&p, end) == 0xFFFD && p - q == 1)
+                return false;
+        }
+        std::string piece;
+        auto say = [&](const std::function<void(const litehtml::tchar_t *)> &fn, const char *a,
+                       const char *b) {
+            piece.assign(a, b);
+            fn(piece.c_str());
+        };
+        const char *word = nullptr;
+        for (const char *p = text; p < end;) {
+            if (split_space(*p)) {
+                if (word)
+                    say(on_word, word, p);
+                word = nullptr;
+                const char *run = p;
+                while (p < end && split_space(*p))
+                    p++;
+                say(on_space, run, p); // a run is one element (above)
+                continue;
+            }
+            const char *q = p;
+            uint32_t c = (unsigned char)*p < 0x80 ? (uint32_t)(unsigned char)*p++
+                                                  : base_utf8_next(&p, end);
+            if (c >= 0x4E00 && c <= 0x9FCC) {
+                if (word)
+                    say(on_word, word, q);
+                word = nullptr;
+                say(on_word, q, p);
+            } else if (!word) {
+                word = q;
+            }
+        }
+        if (word)
+            say(on_word, word, end);
+        return true;
     }
 
     litehtml::uint_ptr create_font(const litehtml::tchar_t *face, int size, int weight,

@@ -379,6 +379,39 @@ static void white_space_runs_as_litehtml_alone(void **state)
     render_doc_free(without);
 }
 
+/* The words litehtml breaks lines between, which the layer splits in the
+ * UTF-8 itself where litehtml converts to wide characters and back: white
+ * space separates them (a no-break space does not), each ideograph of
+ * U+4E00-U+9FCC is one (U+4DFF and U+9FCD are not), other scripts', kana,
+ * Hangul, Arabic, Hebrew, accents, emoji and U+FFFD stay in their words.
+ * Boxes of 40 px break at every break litehtml allows. */
+static void words_split_as_litehtml_alone(void **state)
+{
+    (void)state;
+    const char *body =
+        "<style>div{width:40px;margin:0}</style>"
+        "<div>\xe6\xb0\xb4\xe4\xb8\xad\xe6\x96\x87" "abc\xe9\xbf\x8c\xe9\xbf\x8d"
+        "\xe4\xb8\x80x\xe4\xb7\xbfy</div>"
+        "<div>\xe3\x81\x8b\xe3\x81\xaa\xe6\xbc\xa2\xe5\xad\x97 \xed\x95\x9c"
+        "\xea\xb8\x80\xeb\xa1\x9c</div>"
+        "<div>caf\xc3\xa9 na\xc3\xafve \xf0\x9f\x98\x80\xf0\x9f\x98\x80 x"
+        "\xef\xbf\xbdy</div>"
+        "<div>\xd9\x85\xd8\xb1\xd8\xad\xd8\xa8\xd8\xa7 \xd7\xa9\xd7\x9c\xd7\x95"
+        "\xd7\x9d \xce\xb1\xce\xb2\xce\xb3</div>"
+        "<div>tab\there\fform \xc2\xa0nb\xc2\xa0 word</div>"
+        "<div>ab\xe4\xb7\xbf" "cd\xe9\xbf\x8d" "cd</div><div>abcd\xc2\xa0wxyz</div>"
+        "<div><b>\xe6\x97\xa5</b>\xe6\x9c\xac<i>ab\xe8\xaa\x9e</i>cd</div>"
+        "<p>\xe4\xb8\x80\xe4\xba\x8c\xe4\xb8\x89 and more \xe5\x9b\x9b words</p>";
+    render_doc *with = lay_out(body, 0), *without = lay_out(body, 1);
+    assert_same_trees(with, without, 20);
+    /* The first box's eight words (水 中 文 abc U+9FCC U+9FCD 一 x䷿y) on six
+     * lines of 20 px: two ideographs fit on a line of 40 px, as do U+9FCC
+     * and U+9FCD, two words. */
+    assert_int_equal(box_of(with, "/html/body/div[1]").h, 120);
+    render_doc_free(with);
+    render_doc_free(without);
+}
+
 /* The source's indentation between tags, a text node of white space only,
  * is a character per element with litehtml alone (one page of 1.2 MB had
  * 330 000 of them, 85 MB): with the layer a run of white space is one
@@ -856,6 +889,7 @@ int main(void)
         cmocka_unit_test(ancestors_as_litehtml_alone),
         cmocka_unit_test(pseudo_boxes_only_with_content),
         cmocka_unit_test(white_space_runs_as_litehtml_alone),
+        cmocka_unit_test(words_split_as_litehtml_alone),
         cmocka_unit_test(indentation_one_element_a_run),
         cmocka_unit_test(hidden_subtrees_left_out),
     };
