@@ -38,6 +38,19 @@ extern const score_model score_model_default, score_model_stage2;
  * out of memory. */
 int score_model_run(const score_model *m, const float *f, size_t n, size_t stride, float *out);
 
+/* The page's own cut of n blocks of probabilities p (as score_model_run gives
+ * them, on score.threshold's scale: `base` is the stage's base, taken off
+ * to read them as fitted) and chars[] characters. An answer of the k most
+ * probable blocks is expected to score an F1 of about 2 S / (C + P): S the
+ * content characters the probabilities (raised to `power`: above 1, sure
+ * blocks weigh more) expect among them, C their characters, P the content
+ * characters expected of the whole page. Of the k, the one that maximises
+ * it: a page whose blocks are all likely keeps more of its doubtful ones,
+ * where one threshold treats every page alike. Returns the probability of
+ * the k-th block (the blocks at or over it are the answer), or -1 when out
+ * of memory. */
+double score_page_cut(const float *p, const long *chars, size_t n, double base, double power);
+
 /* The features the code computes (methods/score.c), in the order the model
  * reads them: a model fitted on others is refused. */
 size_t score_feature_count(void);

@@ -113,11 +113,41 @@ static void scores_are_the_fitted_trees(void **state)
     }
 }
 
+/* The page's own cut on pages whose numbers can be worked out by hand: the
+ * expected F1 of the k most probable blocks, 2 S / (C + P). */
+static void page_cut_by_hand(void **state)
+{
+    (void)state;
+    /* One sure block and three doubtful ones, 100 characters each: P = 230;
+     * k = 1..4 expect 190/330, 280/430, 370/530, 460/630, the last the
+     * most: all four, the doubtful ones under a threshold of 0.5 too. */
+    const float confident[] = {0.95f, 0.45f, 0.45f, 0.45f};
+    const long hundred[] = {100, 100, 100, 100};
+    assert_float_equal(score_page_cut(confident, hundred, 4, 0, 1), 0.45, 1e-6);
+    /* The same with the stage's base at 2: read as fitted, 0.72 and 0.10;
+     * k = 1 expects 144/202, k = 2 164/302: the sure block alone. */
+    assert_float_equal(score_page_cut(confident, hundred, 4, 2, 1), 0.95, 1e-6);
+    /* A short sure block and a long unlikely one (a comment thread under a
+     * short article): 0.2 of 2 000 characters is 400 expected, more than
+     * the article's 90, and taking it is expected to do better (980/2590
+     * against 180/590); raised to the power 1.2, 0.2 counts 0.145, and the
+     * article alone does better (176/478 against 756/2478). */
+    const float thread[] = {0.9f, 0.2f};
+    const long sizes[] = {100, 2000};
+    assert_float_equal(score_page_cut(thread, sizes, 2, 0, 1), 0.2, 1e-6);
+    assert_float_equal(score_page_cut(thread, sizes, 2, 0, 1.2), 0.9, 1e-6);
+    /* Ties keep the page's order; no block, no cut below 1. */
+    const float same[] = {0.7f, 0.7f};
+    assert_float_equal(score_page_cut(same, sizes, 2, 0, 1), 0.7, 1e-6);
+    assert_true(score_page_cut(same, sizes, 0, 0, 1) > 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(model_reads_the_code_features),
         cmocka_unit_test(scores_are_the_fitted_trees),
+        cmocka_unit_test(page_cut_by_hand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
