@@ -478,6 +478,184 @@ static double title_share(const char *text, size_t len, const char *title)
     return 0;
 }
 
+/* The headline: the block that is most of the page's title (the title
+ * without the site's name), as a reader finds it above the text it heads.
+ * Of the blocks whose whole text is in the title and that are at least half
+ * of it (and HEADLINE_MIN_CHARS long): the one in an <h1>, else in the
+ * largest font, else the first. -1 when there is none. */
+#define HEADLINE_MIN_CHARS 8
+static long headline(const extract_blocks *b, const float *f, size_t stride, const char *title)
+{
+    long tl = title ? extract_count_chars(title, strlen(title)) : 0;
+    long best = -1;
+    for (size_t i = 0; i < b->n && tl > 0; i++) {
+        const extract_block *k = &b->v[i];
+        const float *fi = f + i * stride;
+        if (fi[EXTRACT_F_in_title] < 1 || k->counts.chars < HEADLINE_MIN_CHARS ||
+            2 * k->counts.chars < tl)
+            continue;
+        if (best < 0) {
+            best = (long)i;
+            continue;
+        }
+        const float *fb = f + (size_t)best * stride;
+        if (fi[EXTRACT_F_tag_h1] > fb[EXTRACT_F_tag_h1] ||
+            (fi[EXTRACT_F_tag_h1] == fb[EXTRACT_F_tag_h1] &&
+             k->font_size > b->v[best].font_size))
+            best = (long)i;
+    }
+    return best;
+}
+
+/* Each block against the headline: before or after it, how far down and
+ * across, and how far up from its container the headline's ancestors are
+ * met (the article's text shares a close ancestor with its headline; a
+ * list of teasers above it does not). */
+static int headline_features(const dom_doc *doc, const extract_blocks *b, double ww, double wh,
+                             const char *title, float *out, size_t stride)
+{
+    long h = headline(b, out, stride, title);
+    for (size_t i = 0; i < b->n; i++) {
+        float *f = out + i * stride;
+        f[EXTRACT_F_head_none] = h < 0;
+        f[EXTRACT_F_head_rel] = f[EXTRACT_F_head_dy] = f[EXTRACT_F_head_dx] = 0;
+        f[EXTRACT_F_head_up] = h < 0 ? 0 : 1;
+    }
+    if (h < 0)
+        return 0;
+    size_t count = dom_doc_count(doc);
+    unsigned char *up = calloc(count + 1, 1); /* the headline's ancestors */
+    if (!up)
+        return -1;
+    const extract_block *hk = &b->v[h];
+    for (const dom_node *a = hk->container; a; a = a->parent)
+        if (a->index < count)
+            up[a->index] = 1;
+    for (size_t i = 0; i < b->n; i++) {
+        const extract_block *k = &b->v[i];
+        float *f = out + i * stride;
+        f[EXTRACT_F_head_rel] = b->n > 1 ? (float)((double)((long)i - h) / (double)(b->n - 1)) : 0;
+        double dy = (k->box.y - hk->box.y) / wh;
+        f[EXTRACT_F_head_dy] = (float)(dy > 50 ? 50 : dy < -50 ? -50 : dy);
+        double dx = (k->box.x - hk->box.x) / ww;
+        f[EXTRACT_F_head_dx] = (float)(dx > 1 ? 1 : dx < -1 ? -1 : dx);
+        size_t steps = 0;
+        const dom_node *a = k->container;
+        while (a && !(a->index < count && up[a->index])) {
+            a = a->parent;
+            steps++;
+        }
+        f[EXTRACT_F_head_up] = a ? (float)(steps > 20 ? 20 : steps) / 20.0f : 1;
+    }
+    free(up);
+    return 0;
+}
+
+/* An element's kind for repetition: its tag and class attribute, hashed. */
+static uint64_t kind_of(const dom_node *n)
+{
+    uint64_t h = 1469598103934665603ull;
+    const char *parts[2] = {n->tag ? n->tag : "", dom_attr_get(n, "class")};
+    for (int i = 0; i < 2; i++) {
+        for (const char *c = parts[i] ? parts[i] : ""; *c; c++)
+            h = (h ^ (unsigned char)*c) * 1099511628211ull;
+        h = (h ^ 0xff) * 1099511628211ull;
+    }
+    return h;
+}
+
+typedef struct kid {
+    uint64_t kind;
+    size_t index;
+} kid;
+typedef struct kids {
+    kid *v;
+    size_t n, cap;
+} kids;
+
+static int by_kind(const void *a, const void *b)
+{
+    uint64_t x = ((const kid *)a)->kind, y = ((const kid *)b)->kind;
+    return x < y ? -1 : x > y;
+}
+
+/* same[] of every element child of p: how many of its siblings are of its
+ * kind (sorted by kind, so that a list of thousands costs its sort). */
+static int count_kinds(const dom_node *p, size_t count, const sums *s, long *same,
+                       long *group_chars, long *group_links, unsigned char *done, kids *k)
+{
+    k->n = 0;
+    for (const dom_node *c = p->first_child; c; c = c->next) {
+        if (c->kind != DOM_ELEMENT || c->index >= count)
+            continue;
+        if (base_grow(&k->v, &k->cap, k->n + 1, sizeof *k->v))
+            return -1;
+        k->v[k->n++] = (kid){kind_of(c), c->index};
+    }
+    qsort(k->v, k->n, sizeof *k->v, by_kind);
+    for (size_t i = 0, j; i < k->n; i = j) {
+        long chars = 0, links = 0;
+        for (j = i; j < k->n && k->v[j].kind == k->v[i].kind; j++) {
+            chars += s->chars[k->v[j].index];
+            links += s->links[k->v[j].index];
+        }
+        for (size_t m = i; m < j; m++) {
+            same[k->v[m].index] = (long)(j - i - 1);
+            group_chars[k->v[m].index] = chars;
+            group_links[k->v[m].index] = links;
+            done[k->v[m].index] = 1;
+        }
+    }
+    return 0;
+}
+
+/* Repetition: the lowest ancestor of each block's container (the container
+ * itself, up to 4 levels above) that has siblings of its kind (tag and
+ * class), and how many: a list of teasers, of comments, of products, of
+ * links repeats one shape; an article's paragraphs sit in one container. */
+static int repeat_features(const dom_doc *doc, const extract_blocks *b, const sums *s,
+                           float *out, size_t stride)
+{
+    size_t count = dom_doc_count(doc);
+    long *same = calloc(count + 1, sizeof *same); /* of each element: siblings of its kind */
+    long *gc = calloc(count + 1, sizeof *gc), *gl = calloc(count + 1, sizeof *gl);
+    unsigned char *done = calloc(count + 1, 1);
+    kids kids = {NULL, 0, 0};
+    int rc = -1;
+    if (!same || !gc || !gl || !done)
+        goto out;
+    for (size_t i = 0; i < b->n; i++) {
+        float *f = out + i * stride;
+        f[EXTRACT_F_rep_count] = 0;
+        f[EXTRACT_F_rep_level] = 1;
+        f[EXTRACT_F_rep_share] = 0;
+        f[EXTRACT_F_rep_links] = 0;
+        const dom_node *a = b->v[i].container;
+        for (int level = 0; a && level <= 4; level++, a = a->parent) {
+            const dom_node *p = a->parent;
+            if (!p || a->index >= count)
+                break;
+            if (!done[a->index] && count_kinds(p, count, s, same, gc, gl, done, &kids) != 0)
+                goto out;
+            if (same[a->index] >= 2) {
+                f[EXTRACT_F_rep_count] = (float)log1p((double)same[a->index]);
+                f[EXTRACT_F_rep_level] = (float)level / 4.0f;
+                f[EXTRACT_F_rep_share] = (float)share(gc[a->index], b->chars);
+                f[EXTRACT_F_rep_links] = (float)share(gl[a->index], gc[a->index]);
+                break;
+            }
+        }
+    }
+    rc = 0;
+out:
+    free(kids.v);
+    free(same);
+    free(gc);
+    free(gl);
+    free(done);
+    return rc;
+}
+
 int extract_block_features(const dom_doc *doc, const extract_blocks *b, int window_w,
                            int window_h, const char *title, float *out, size_t stride)
 {
@@ -592,7 +770,10 @@ int extract_block_features(const dom_doc *doc, const extract_blocks *b, int wind
             goto done;
         f[EXTRACT_F_in_title] = (float)title_share(text.data ? text.data : "", text.len, title);
     }
-    rc = 0;
+    rc = headline_features(doc, b, ww, wh, title, out, stride) == 0 &&
+                 repeat_features(doc, b, &s, out, stride) == 0
+             ? 0
+             : -1;
 done:
     base_buf_free(&text);
     free(memo.flags);

@@ -183,7 +183,16 @@ void extract_blocks_free(extract_blocks *b);
     X(doc_h, "document height / window height (at most 50)")                      \
     X(rank, "its place among the page's blocks, 0 to 1")                          \
     X(before, "share of the page's characters before it")                         \
-    X(in_title, "share of its characters in the page's <title>")
+    X(in_title, "share of its characters in the page's <title>")                  \
+    X(head_none, "1 when no block is the headline (extract_headline)")            \
+    X(head_rel, "(its place - the headline's) / blocks, -1 to 1")                 \
+    X(head_dy, "(its top - the headline's) / window height (at most 50)")         \
+    X(head_dx, "(its left edge - the headline's) / window width")                 \
+    X(head_up, "steps up from its container to the headline's ancestor / 20")    \
+    X(rep_count, "log(1 + siblings like its lowest repeated ancestor, at most 4 up)") \
+    X(rep_level, "that ancestor's level above its container / 4, 1 when none")    \
+    X(rep_share, "share of the page's characters in it and its like siblings")    \
+    X(rep_links, "their link share")
 
 enum {
 #define EXTRACT_FEATURE_ENUM(name, what) EXTRACT_F_##name,

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -108,10 +109,92 @@ static void side_labels(void **state)
     dom_doc_free(d);
 }
 
+/* The features of a block against the page's headline and of the shapes
+ * its ancestors repeat: three teasers (a linked title and a summary each,
+ * `div class=item` in a list) above an article (its headline, the page's
+ * title, and two paragraphs). */
+static void headline_and_repetition(void **state)
+{
+    (void)state;
+    dom_doc *d = dom_doc_new();
+    dom_node *body = page(d, 1000, 2000);
+    dom_node *list = el(d, body, "div", 100, 0, 800, 300);
+    dom_set_attr(d, list, "class", "list");
+    for (int i = 0; i < 3; i++) {
+        double y = 100.0 * i;
+        dom_node *item = el(d, list, "div", 100, y, 800, 100);
+        dom_set_attr(d, item, "class", "item");
+        link(d, el(d, item, "h3", 100, y, 800, 24), "Another story of the day", 100, y, 400, 24);
+        txt(d, el(d, item, "p", 100, y + 30, 800, 48),
+            "The summary of another story, two lines of it under its title.", 100, y + 30, 800,
+            48);
+    }
+    dom_node *art = el(d, body, "div", 100, 400, 800, 400);
+    dom_set_attr(d, art, "class", "article");
+    txt(d, el(d, art, "h1", 100, 400, 800, 40), "A meteorite fell near her house", 100, 400, 600,
+        40);
+    txt(d, el(d, art, "p", 120, 460, 780, 48),
+        "The first paragraph of the article, as long as a paragraph is.", 120, 460, 780, 48);
+    txt(d, el(d, art, "p", 120, 520, 780, 48),
+        "The second paragraph of the article, which ends the story.", 120, 520, 780, 48);
+    dom_doc_finish(d);
+
+    extract_blocks b;
+    assert_int_equal(extract_blocks_make(d, &b), 0);
+    float *f = calloc(b.n * EXTRACT_N_FEATURES, sizeof *f);
+    assert_non_null(f);
+    assert_int_equal(extract_block_features(d, &b, 1000, 1000, "A meteorite fell near her house",
+                                            f, EXTRACT_N_FEATURES),
+                     0);
+#define F(i, name) f[(i) * EXTRACT_N_FEATURES + EXTRACT_F_##name]
+    size_t head = block_of(&b, "A meteorite"), para = block_of(&b, "The first paragraph"),
+           teaser = block_of(&b, "The summary"), title = block_of(&b, "Another story");
+    for (size_t i = 0; i < b.n; i++)
+        assert_true(F(i, head_none) == 0);
+    assert_true(F(head, head_rel) == 0 && F(head, head_dy) == 0 && F(head, head_up) == 0);
+    /* The paragraph after it, 60 px down in a window of 1 000, 20 px to the
+     * right; its container's parent holds the headline: a step up. */
+    assert_true(F(para, head_rel) > 0);
+    assert_float_equal(F(para, head_dy), 0.06, 1e-6);
+    assert_float_equal(F(para, head_dx), 0.02, 1e-6);
+    assert_float_equal(F(para, head_up), 1.0 / 20, 1e-6);
+    /* A summary above it: before, higher up, three steps (p, item, list) up
+     * to the body. */
+    assert_true(F(teaser, head_rel) < 0 && F(teaser, head_dy) < 0);
+    assert_float_equal(F(teaser, head_up), 3.0 / 20, 1e-6);
+    /* Its item repeats twice beside it, a level above its container: the
+     * three items hold the titles and summaries, half their characters in
+     * links. The article's paragraphs repeat nothing within four levels
+     * (a pair of paragraphs is not a list). */
+    assert_float_equal(F(teaser, rep_count), logf(3), 1e-6);
+    assert_float_equal(F(teaser, rep_level), 0.25, 1e-6);
+    assert_float_equal(F(title, rep_level), 0.25, 1e-6);
+    long items = 3 * (b.v[teaser].counts.chars + b.v[title].counts.chars);
+    assert_float_equal(F(teaser, rep_share), (double)items / (double)b.chars, 1e-6);
+    assert_float_equal(F(teaser, rep_links), (double)(3 * b.v[title].counts.chars) / items,
+                       1e-6);
+    assert_true(F(para, rep_count) == 0 && F(para, rep_level) == 1);
+
+    /* Without a title, or with one no block is most of, no headline. */
+    const char *titles[] = {NULL, "A meteorite fell near her house, and what she will do with it "
+                                  "now that the museum has said it wants to buy it"};
+    for (int t = 0; t < 2; t++) {
+        assert_int_equal(
+            extract_block_features(d, &b, 1000, 1000, titles[t], f, EXTRACT_N_FEATURES), 0);
+        for (size_t i = 0; i < b.n; i++)
+            assert_true(F(i, head_none) == 1 && F(i, head_rel) == 0 && F(i, head_up) == 0);
+    }
+#undef F
+    free(f);
+    extract_blocks_free(&b);
+    dom_doc_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(side_labels),
+        cmocka_unit_test(headline_and_repetition),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
