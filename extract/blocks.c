@@ -610,9 +610,11 @@ static int count_kinds(const dom_node *p, size_t count, const sums *s, long *sam
 }
 
 /* Repetition: the lowest ancestor of each block's container (the container
- * itself, up to 4 levels above) that has siblings of its kind (tag and
- * class), and how many: a list of teasers, of comments, of products, of
- * links repeats one shape; an article's paragraphs sit in one container. */
+ * itself, up to 4 levels above) whose kind (tag and class) at least two of
+ * its siblings share, how many do, and what share of the page's text and
+ * what link share they hold together: a list of teasers, of comments, of
+ * products, of links repeats one shape; an article's paragraphs sit in one
+ * container. */
 static int repeat_features(const dom_doc *doc, const extract_blocks *b, const sums *s,
                            float *out, size_t stride)
 {

@@ -93,7 +93,7 @@ static const char *const context_names[] = {
 
 typedef struct params {
     double threshold; /* a block is content at this probability */
-    double cut_power; /* the page's own cut (page_cut); 0: the threshold alone */
+    double cut_power; /* the page's own cut (score_page_cut); 0: the threshold alone */
     int features;     /* the JSON gives every block's text and features */
 } params;
 
