@@ -94,6 +94,7 @@ static const char *const context_names[] = {
 typedef struct params {
     double threshold; /* a block is content at this probability */
     double cut_power; /* the page's own cut (score_page_cut); 0: the threshold alone */
+    int after_h1;     /* nothing before a headline in an <h1> */
     int features;     /* the JSON gives every block's text and features */
 } params;
 
@@ -105,6 +106,10 @@ static const base_param table[] = {
      "on a page where some block reaches score.threshold, the blocks taken are the most "
      "probable ones that maximise the F1 their probabilities (to this power) expect; 0: every "
      "block at or over score.threshold",
+     NULL, 0, NULL},
+    {"score.after_h1", BASE_PARAM_BOOL, offsetof(params, after_h1), 0, 0, "on",
+     "on a page whose headline (the block that is most of its title) is in an <h1>, no block "
+     "before the headline and above it is main content",
      NULL, 0, NULL},
     {"score.features", BASE_PARAM_BOOL, offsetof(params, features), 0, 0, "off",
      "the JSON lists every block with its text, probability and features (for fitting the "
@@ -119,6 +124,7 @@ typedef struct state {
     double cut;    /* the probability at which blocks were taken on this page */
     size_t pinned; /* content by the model, left out for sitting in a fixed box */
     size_t side_labels; /* content by the model, left out as side labels */
+    size_t before_h1; /* content by the model, left out for coming before the headline */
     int features;
     int fallback; /* no block scored: the classic answer stands */
 } state;
@@ -524,6 +530,14 @@ static int run(const method_page *pg, const void *pp, void *st, method_answer *o
                 goto done;
             break;
         }
+    int head_h1 = 0; /* the headline (head_rel 0 of a page that has one) is in an <h1> */
+    for (size_t i = 0; i < b->n && pa->after_h1; i++) {
+        const float *fi = s->f + i * N_FEATURES;
+        if (!fi[EXTRACT_F_head_none] && fi[EXTRACT_F_head_rel] == 0) {
+            head_h1 = fi[EXTRACT_F_tag_h1] > 0;
+            break;
+        }
+    }
     for (size_t i = 0; i < b->n; i++) {
         if (s->p[i] < s->cut)
             continue;
@@ -533,6 +547,24 @@ static int run(const method_page *pg, const void *pp, void *st, method_answer *o
         if (fi[EXTRACT_F_in_title] >= 1 && (fi[EXTRACT_F_tag_h1] || fi[EXTRACT_F_tag_h]) &&
             b->v[i].counts.chars >= 10)
             continue;
+        /* An article begins at its headline: on a page whose headline
+         * (extract.h: the block that is most of the page's title) is in an
+         * <h1>, what comes before it and above it is the site's, not the
+         * article's (a list of teasers, a menu written out, a breadcrumb);
+         * beside it, a product's gallery or price may come first in the
+         * page's order and stays. Measured on
+         * the four development corpora, cross-validated, the content before
+         * such a headline is under 4% of the content on pages that have
+         * one, and the rule moves lang-dev 0.918 -> 0.924 (Cyrillic
+         * 0.833 -> 0.867: news sites' teasers above the article), while
+         * modern-dev (0.811), scrapinghub (0.966) and the styled corpus
+         * (0.960) stay. Not for a headline in an <h2> to <h6>: that is
+         * often a section's, in the middle of the text (javadoc's class
+         * names), and the styled corpus lost 0.006 with it, block by block. */
+        if (head_h1 && fi[EXTRACT_F_head_rel] < 0 && fi[EXTRACT_F_head_dy] < 0) {
+            s->before_h1++;
+            continue;
+        }
         /* Navigation and footers are never the main content by their HTML
          * meaning (the clean-up's rule too); measured on the development
          * corpora, leaving them out after the model helps a little. */
@@ -641,6 +673,8 @@ static json_object *details(const method_page *pg, const void *st)
     json_object_object_add(o, "pinned_left_out", json_object_new_int64((int64_t)s->pinned));
     json_object_object_add(o, "side_labels_left_out",
                            json_object_new_int64((int64_t)s->side_labels));
+    json_object_object_add(o, "before_headline_left_out",
+                           json_object_new_int64((int64_t)s->before_h1));
     json_object_object_add(o, "fallback", json_object_new_boolean(s->fallback));
     json_object_object_add(o, "model", method_json_str(m->fitted));
     if (!s->features || !s->f)

@@ -168,6 +168,39 @@ static void pinned_boxes_wait(void **state)
     glance_options_free(opt);
 }
 
+/* A list of teasers above an article whose <h1> is the page's title: the
+ * answer begins at the headline, the teasers counted as left out; with
+ * score.after_h1 off, the model alone takes them in (their summaries read
+ * like the article's paragraphs). */
+static void nothing_before_the_headline(void **state)
+{
+    (void)state;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/teasers-first.html", FIXTURES_DIR);
+    const char *teaser = "The council voted on Tuesday to rebuild the harbour wall";
+    const char *story = "the ferry to the island will run six times a day instead of nine";
+    for (int on = 1; on >= 0; on--) {
+        glance_options *opt = glance_options_new();
+        assert_non_null(opt);
+        assert_int_equal(glance_options_set(opt, "score.after_h1", on ? "on" : "off"), GLANCE_OK);
+        glance_result *res;
+        assert_int_equal(glance_extract_file(ctx, path, opt, &res), GLANCE_OK);
+        assert_non_null(strstr(glance_result_text(res), story));
+        assert_true((strstr(glance_result_text(res), teaser) == NULL) == on);
+        json_object *o = json_tokener_parse(glance_result_json(res)), *sc, *v;
+        assert_non_null(o);
+        assert_true(json_object_object_get_ex(o, "score", &sc));
+        assert_true(json_object_object_get_ex(sc, "before_headline_left_out", &v));
+        if (on)
+            assert_true(json_object_get_int(v) >= 10); /* five titles and summaries */
+        else
+            assert_int_equal(json_object_get_int(v), 0);
+        json_object_put(o);
+        glance_result_free(res);
+        glance_options_free(opt);
+    }
+}
+
 /* A page streamed in parts: the JSON's document says how many were put
  * in place, and the story is the scorer's own answer, in order. */
 static void streamed_parts_counted(void **state)
@@ -1298,6 +1331,7 @@ int main(void)
         cmocka_unit_test(declared_legacy_charsets),
         cmocka_unit_test(classic_falls_back_to_bte),
         cmocka_unit_test(pinned_boxes_wait),
+        cmocka_unit_test(nothing_before_the_headline),
         cmocka_unit_test(streamed_parts_counted),
         cmocka_unit_test(classic_weighs_gce_against_bte),
         cmocka_unit_test(classic_trims_gce),
