@@ -17,17 +17,15 @@
 #include "methods/method.h"
 #include "methods/score_model.h"
 
-typedef struct ranked {
-    float p;
-    size_t i;
-} ranked;
-
-static int by_p_desc(const void *a, const void *b)
+/* Block indices by their probability in p1, ascending; of equal ones the
+ * later block first (read from the end, the page's order). */
+static int by_p1(const void *a, const void *b, void *p1)
 {
-    const ranked *x = a, *y = b;
-    if (x->p != y->p)
-        return x->p > y->p ? -1 : 1;
-    return x->i < y->i ? -1 : x->i > y->i;
+    const float *p = p1;
+    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    if (p[i] != p[j])
+        return p[i] < p[j] ? -1 : 1;
+    return i > j ? -1 : i < j;
 }
 
 /* Measured against the threshold alone, cross-validated by site on the four
@@ -39,10 +37,10 @@ static int by_p_desc(const void *a, const void *b)
  * probabilities), 1.3 gave modern-dev 0.792 against 1.2's 0.794. */
 double score_page_cut(const float *p, const long *chars, size_t n, double base, double power)
 {
-    ranked *r = malloc((n ? n : 1) * sizeof *r);
+    size_t *order = malloc((n ? n : 1) * sizeof *order);
     double *q = malloc((n ? n : 1) * sizeof *q);
-    if (!r || !q) {
-        free(r);
+    if (!order || !q) {
+        free(order);
         free(q);
         return -1;
     }
@@ -52,20 +50,20 @@ double score_page_cut(const float *p, const long *chars, size_t n, double base, 
         double raw = 1.0 / (1.0 + exp(-(log(pi / (1 - pi)) - base)));
         q[i] = pow(raw, power) * (double)chars[i];
         all += q[i];
-        r[i] = (ranked){p[i], i};
+        order[i] = i;
     }
-    qsort(r, n, sizeof *r, by_p_desc);
+    qsort_r(order, n, sizeof *order, by_p1, (void *)p);
     double s = 0, c = 0, best = -1, cut = 2;
-    for (size_t k = 0; k < n; k++) {
-        s += q[r[k].i];
-        c += (double)chars[r[k].i];
+    for (size_t k = n; k-- > 0;) { /* the most probable first */
+        s += q[order[k]];
+        c += (double)chars[order[k]];
         double ef = c + all > 0 ? 2 * s / (c + all) : 0;
         if (ef > best) {
             best = ef;
-            cut = r[k].p;
+            cut = p[order[k]];
         }
     }
-    free(r);
+    free(order);
     free(q);
     return cut;
 }
@@ -164,13 +162,6 @@ static void mark_answer(const method_answer *a, unsigned char *member, size_t co
  * block's, its neighbours', the blocks near it (weighted by characters),
  * the page's, its rank, and its container's. Written the same in
  * tools/fit/fit.py (context()), which fits stage two on them. */
-static int by_p1(const void *a, const void *b, void *p1)
-{
-    const float *p = p1;
-    float x = p[*(const size_t *)a], y = p[*(const size_t *)b];
-    return x < y ? -1 : x > y;
-}
-
 /* The container of block i, or NULL. */
 static const dom_node *container_of(const extract_blocks *b, size_t i)
 {
