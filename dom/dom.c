@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* The arena is a list of chunks; a request larger than a chunk gets a chunk
  * of its own. Nothing is freed before dom_doc_free, which is what a document
@@ -221,6 +222,14 @@ const char *dom_attr_get(const dom_node *el, const char *name)
         if (strcmp(el->attrs[i].name, name) == 0)
             return el->attrs[i].value;
     return NULL;
+}
+
+int dom_value_names_content(const char *v, size_t n)
+{
+    for (size_t i = 0; i + 7 <= n; i++)
+        if (strncasecmp(v + i, "article", 7) == 0 || strncasecmp(v + i, "content", 7) == 0)
+            return 1;
+    return 0;
 }
 
 int dom_is_tag(const dom_node *n, const char *tag)

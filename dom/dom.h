@@ -51,6 +51,15 @@ typedef struct dom_attr {
     const char *value; /* never NULL; "" for a bare attribute */
 } dom_attr;
 
+/* render/ leaves out before the parse the attributes that neither litehtml,
+ * the page's stylesheets nor glance read (render/cssfilter.h). An element
+ * that had some carries this one instead: the code points of their markup
+ * as written, ` name="value"` each, for the measures that count a page's
+ * code (DANAg, extract/danag.c). Kept whatever its name: an attribute
+ * whose value holds a character reference, or "article" or "content"
+ * (dom_value_names_content). */
+#define DOM_ATTR_CUT "data-glance-cut"
+
 typedef struct dom_node dom_node;
 typedef struct dom_doc dom_doc;
 struct dom_node {
@@ -126,6 +135,10 @@ int dom_set_lines(dom_doc *doc, dom_node *text, const dom_box *lines, size_t n);
 /* Reading -------------------------------------------------------------- */
 
 const char *dom_attr_get(const dom_node *el, const char *name); /* NULL if absent */
+/* Does the value (n bytes) hold "article" or "content", in any case? What
+ * GCE's expanding step looks for in every attribute (gce/gce.c): render/
+ * keeps such an attribute however unread it is otherwise (DOM_ATTR_CUT). */
+int dom_value_names_content(const char *v, size_t n);
 int dom_is_tag(const dom_node *n, const char *tag);
 /* Visible: the node has no hidden bit and no ancestor is display:none. */
 int dom_node_visible(const dom_node *n);

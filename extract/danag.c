@@ -69,6 +69,10 @@ static long start_tag_len(const dom_node *n)
 {
     long k = 2 + cp_len(n->tag);
     for (size_t i = 0; i < n->n_attrs; i++) {
+        if (!strcmp(n->attrs[i].name, DOM_ATTR_CUT)) { /* those render/ left out */
+            k += strtol(n->attrs[i].value, NULL, 10);
+            continue;
+        }
         k += 1 + cp_len(n->attrs[i].name);
         if (n->attrs[i].value[0])
             k += 3 + cp_len(n->attrs[i].value);

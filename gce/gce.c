@@ -407,13 +407,9 @@ static void nearest_leaves(const gce_doc *g, const unsigned char *high, gce_resu
 /* An attribute value holding "article" or "content", in any case. */
 static int positive_attr(const dom_node *n)
 {
-    for (size_t i = 0; i < n->n_attrs; i++) {
-        const char *v = n->attrs[i].value;
-        for (const char *s = v; *s; s++) {
-            if (strncasecmp(s, "article", 7) == 0 || strncasecmp(s, "content", 7) == 0)
-                return 1;
-        }
-    }
+    for (size_t i = 0; i < n->n_attrs; i++)
+        if (dom_value_names_content(n->attrs[i].value, strlen(n->attrs[i].value)))
+            return 1;
     return 0;
 }
 

@@ -473,7 +473,10 @@ typedef struct glance_fidelity {
  * geometry: else GLANCE_EOPTION), to `geo`'s, which must be of the same
  * window. Held to the test: the elements under <body> whose text (all of
  * it, shown or not) has at least `min_chars` characters other than white
- * space, and the elements that carry the attribute `mark` (when not NULL).
+ * space, and the elements that carry the attribute `mark` (when not NULL;
+ * a data-* or aria-* mark, which glance leaves out of the tree unless a
+ * stylesheet names it, needs the option keep_attributes: else
+ * GLANCE_EOPTION).
  * An element agrees when its left edge and its width are both within
  * `tolerance` x the window width of the other engine's. GLANCE_OK, or
  * GLANCE_EOPTION / GLANCE_ENOMEM. Free with glance_fidelity_free. */

@@ -467,6 +467,9 @@ glance_status glance_result_fidelity(glance_result *res, const glance_geometry *
     if (!res || !res->dom || !geo || res->geometry.applied || !isfinite(tolerance) ||
         tolerance < 0 || geo->window_w != res->window_w || geo->window_h != res->window_h)
         return GLANCE_EOPTION;
+    /* A mark the tree may have lost (render.h): asked for with keep_attributes. */
+    if (mark && !res->rstats.attrs_all_kept && render_attr_left_out(mark))
+        return GLANCE_EOPTION;
     dom_doc *doc = res->dom;
     const dom_node *body = dom_doc_body(doc);
     if (!body)

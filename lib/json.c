@@ -135,6 +135,11 @@ char *json_build(const glance_result *res)
          * might keep them. */
         if (res->rstats.spaces_read_again)
             json_object_object_add(d, "spaces_read_again", json_object_new_boolean(1));
+        /* Its attributes that nothing reads left out (render/cssfilter.h),
+         * then read again with them: a stylesheet loaded during the parse
+         * names one. */
+        if (res->rstats.attrs_read_again)
+            json_object_object_add(d, "attrs_read_again", json_object_new_boolean(1));
         /* Its text hidden by visibility until a script ran: shown. */
         if (res->rstats.visibility_revealed)
             json_object_object_add(d, "visibility_revealed", json_object_new_boolean(1));

@@ -22,6 +22,11 @@ static const base_param core_table[] = {
     {"flex_grid", BASE_PARAM_BOOL, C(flex_grid), 0, 0, "on",
      "lay display:flex and display:grid out with glance's layer; off: as litehtml 0.6 alone "
      "does (a 0x0 container, its children stacked full width)", NULL, 0, NULL},
+    {"keep_attributes", BASE_PARAM_BOOL, C(render.keep_attrs), 0, 0, "off",
+     "every attribute of the page in the tree (for glance_result_fidelity's mark); off: those "
+     "neither litehtml, the page's stylesheets nor glance read (an SVG path's d, aria-*, event "
+     "handlers, the data-* of scripts) are left out before the HTML parser reads them",
+     NULL, 0, NULL},
     {"base_dir", BASE_PARAM_STRING, C(render.base_dir), 0, 0, NULL,
      "folder that relative <link rel=stylesheet> hrefs resolve against (not set: a file's own "
      "folder; none for bytes)", NULL, BASE_PARAM_NULLABLE | OPT_LOCAL, "base"},

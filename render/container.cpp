@@ -307,6 +307,46 @@ int sheet_may_keep_spaces(void *probe, const char *ref)
     }
 }
 
+// The stylesheets a page names, found in the scan of its tags
+// (css_index_html), whose attributes are noted before the parse
+// (note_attrs): the attributes nothing reads are left out of the page but
+// those a stylesheet asks for (cssfilter.h). The sheets these import are
+// noted as they load (css_index_attrs_lost).
+struct sheet_noter {
+    const render_opts *opts;
+    std::string base_dir;
+    std::vector<std::string> refs;
+
+    static int add(void *noter, const char *ref)
+    {
+        try {
+            ((sheet_noter *)noter)->refs.emplace_back(trim_ref(ref));
+        } catch (const std::bad_alloc &) {
+            return -1;
+        }
+        return 0;
+    }
+
+    // Each sheet found as import_css finds it.
+    void note_attrs(css_index *ix) const
+    {
+        for (const auto &ref : refs) {
+            const char *css = nullptr, *abs = nullptr;
+            size_t n = 0;
+            std::string path, text;
+            size_t limit = opts->max_css_bytes ? opts->max_css_bytes : (size_t)4 << 20;
+            switch (find_sheet(*opts, base_dir, ref, "", &css, &n, &abs, &path)) {
+            case sheet_at::fetched: css_index_note_sheet(ix, css, n); break;
+            case sheet_at::local:
+                if (read_small_file(path, limit, text))
+                    css_index_note_sheet(ix, text.data(), text.size());
+                break;
+            default: break;
+            }
+        }
+    }
+};
+
 class container final : public litehtml::document_container {
 public:
     container(fonts_lib *fonts, const render_opts &opts, render_stats &stats)
@@ -881,10 +921,15 @@ extern "C" render_status render_load(render_engine *eng, const char *html, const
         auto late = [opts]() { return opts->deadline_ms > 0 && base_now_ms() > opts->deadline_ms; };
         // Rules that cannot match the page never reach litehtml, which tries
         // every selector on every element.
-        std::unique_ptr<css_index, void (*)(css_index *)> ix(css_index_html(html, len),
-                                                             css_index_free);
+        sheet_noter noter{opts, opts->base_dir ? opts->base_dir : "", {}};
+        const bool sheets = opts->css_lookup || !noter.base_dir.empty();
+        std::unique_ptr<css_index, void (*)(css_index *)> ix(
+            css_index_html(html, len, sheets ? sheet_noter::add : nullptr, &noter),
+            css_index_free);
         if (!ix)
             return RENDER_ENOMEM;
+        noter.note_attrs(ix.get());
+        css_index_drop_attrs(ix.get(), !opts->plain_litehtml && !opts->keep_attrs);
         css_index_limit(ix.get(), depth, counts.elements, opts->max_style_bytes);
         css_index_limit_generated(ix.get(), opts->max_generated);
         auto generated_over = [&]() {
@@ -964,15 +1009,23 @@ extern "C" render_status render_load(render_engine *eng, const char *html, const
             st.html_ms += rd->cont->last_element_ms - tc;
             st.css_ms += rd->cont->filter_ms;
             st.style_ms += t1 - rd->cont->last_element_ms - rd->cont->filter_ms;
-            if (rd->cont->spaces_lost) { // the same pass again, spaces kept
-                keep_spaces = true;
+            const bool attrs_lost = css_index_attrs_lost(ix.get());
+            if (rd->cont->spaces_lost || attrs_lost) { // the same pass again, as written
+                if (rd->cont->spaces_lost) {
+                    keep_spaces = true;
+                    st.spaces_read_again = 1;
+                }
+                if (attrs_lost) {
+                    css_index_drop_attrs(ix.get(), 0);
+                    st.attrs_read_again = 1;
+                }
                 st.stylesheets_loaded = sheets_loaded;
                 st.stylesheets_skipped = sheets_skipped;
-                st.spaces_read_again = 1;
                 attempt--;
                 t0 = base_now_ms();
                 continue;
             }
+            st.attrs_all_kept = opts->plain_litehtml || opts->keep_attrs || st.attrs_read_again;
             if (!rd->doc || !rd->doc->root())
                 return RENDER_EPARSE;
             if (rd->cont->font_failed)

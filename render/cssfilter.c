@@ -1,9 +1,13 @@
 /* render/: dropping the CSS rules a page cannot use (cssfilter.h). */
 #include "render/cssfilter.h"
+#include "render/render.h"
 #include "render/noscript.h"
 #include "render/streamed.h"
 
+#include "dom/dom.h"
+
 #include "base/buf.h"
+#include "base/sheetrefs.h"
 #include "base/tags.h"
 
 #include <ctype.h>
@@ -32,6 +36,10 @@ struct css_index {
     size_t max_generated;   /* css_index_limit_generated; 0: no bound */
     double generated;       /* the bound of generated characters so far */
     int generated_over;     /* a rule was dropped for it */
+    int drop_attrs;         /* css_index_drop_attrs */
+    int attrs_unknown;      /* a stylesheet names an attribute the filter cannot read */
+    int attrs_lost;         /* ... or one left out of the page */
+    size_t dropped;         /* attributes left out of the page */
 };
 
 static uint64_t hash_lower(const char *s, size_t n)
@@ -167,7 +175,8 @@ static void index_attr(css_index *ix, const base_tag_attr *a)
     }
 }
 
-css_index *css_index_html(const char *html, size_t len)
+css_index *css_index_html(const char *html, size_t len, int (*sheet)(void *ud, const char *ref),
+                          void *ud)
 {
     css_index *ix = calloc(1, sizeof *ix);
     if (!ix)
@@ -180,6 +189,10 @@ css_index *css_index_html(const char *html, size_t len)
     base_tag_scanner_init(&s, html, len);
     base_tag t;
     while (base_tag_next(&s, &t)) {
+        if (sheet && base_sheet_refs_token(&t, NULL, sheet, ud) != 0)
+            ix->failed = 1;
+        if (t.kind == BASE_TAG_RAW && base_tag_is(&t, "style"))
+            css_index_note_sheet(ix, t.start, t.len);
         if (t.kind != BASE_TAG_START)
             continue;
         ix->elements++;
@@ -195,6 +208,96 @@ css_index *css_index_html(const char *html, size_t len)
         return NULL;
     }
     return ix;
+}
+
+/* Attributes nothing reads ------------------------------------------------- */
+
+/* An attribute that neither litehtml nor glance reads: an SVG path's data
+ * (d), the accessibility attributes (aria-*), the event handlers (on...,
+ * run by no one here) and the data-* of scripts, but on an <img>, where
+ * dom/ finds a lazy image's address (dom.h). A stylesheet may still ask
+ * for one (css_index_note_sheet). */
+static int attr_unread(const char *s, size_t n, int img)
+{
+    if (n > 200)
+        return 0; /* longer than the index holds */
+    if (n == 1)
+        return s[0] == 'd' || s[0] == 'D';
+    if (n > 5 && eq_lower(s, "aria-", 5))
+        return 1;
+    if (n > 5 && eq_lower(s, "data-", 5))
+        return !img;
+    if (n <= 2 || !eq_lower(s, "on", 2))
+        return 0;
+    for (size_t i = 2; i < n; i++)
+        if (!isalpha((unsigned char)s[i]))
+            return 0;
+    return 1;
+}
+
+static const char *read_ident(const char *p, const char *end, char *out, size_t cap, size_t *n,
+                              int *ok);
+
+int render_attr_left_out(const char *name)
+{
+    return name && attr_unread(name, strlen(name), 0);
+}
+
+/* An attribute a stylesheet names, by a selector or by attr(). */
+static void note_attr(css_index *ix, const char *p, const char *end)
+{
+    while (p < end && base_html_space(*p))
+        p++;
+    char name[256];
+    size_t n;
+    int ok;
+    read_ident(p, end, name, sizeof name, &n, &ok);
+    if (!ok) {
+        /* An escape the filter does not decode: whichever it is, no
+         * attribute is left out of the page. */
+        ix->attrs_lost |= ix->dropped > 0;
+        ix->attrs_unknown = 1;
+        return;
+    }
+    if (n == 0 || !attr_unread(name, n, 0) || set_has(ix, 'a', name, n))
+        return;
+    if (set_has(ix, 'x', name, n))
+        ix->attrs_lost = 1; /* left out of the page already */
+    set_add(ix, 'a', name, n);
+}
+
+void css_index_note_sheet(css_index *ix, const char *css, size_t len)
+{
+    /* Every '[' and "attr(": in a comment or a string too, where a name
+     * noted for nothing only keeps an attribute in the page. */
+    const char *end = css + len;
+    for (const char *p = css; (p = memchr(p, '[', (size_t)(end - p))); p++)
+        note_attr(ix, p + 1, end);
+    for (const char *p = css; (p = memchr(p, '(', (size_t)(end - p))); p++)
+        if (p - css >= 4 && eq_lower(p - 4, "attr", 4))
+            note_attr(ix, p + 1, end);
+}
+
+void css_index_drop_attrs(css_index *ix, int on)
+{
+    ix->drop_attrs = on;
+    ix->attrs_lost = 0;
+}
+
+int css_index_attrs_lost(const css_index *ix)
+{
+    return ix->drop_attrs && ix->attrs_lost;
+}
+
+/* Code points of an attribute's name or value without a character
+ * reference, as the parser gives them: CR LF is one. */
+static long code_points(const char *v, size_t n)
+{
+    long k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += ((unsigned char)v[i] & 0xC0) != 0x80 &&
+             !(v[i] == '\r' && i + 1 < n && v[i + 1] == '\n');
+    return k;
 }
 
 /* Selectors ------------------------------------------------------------------- */
@@ -1553,6 +1656,7 @@ static int css_has_layer(const char *css, size_t len)
 
 char *css_filter(css_index *ix, const char *css, size_t len, size_t *out_len)
 {
+    css_index_note_sheet(ix, css, len);
     base_buf o = BASE_BUF_INIT;
     if (css_has_layer(css, len)) {
         filter_rules(ix, css, css + len, &o, 0, RULES_LAYERED);
@@ -1570,6 +1674,49 @@ typedef struct html_rewrite {
     base_buf o;
     size_t style_bytes; /* <style> text kept so far */
 } html_rewrite;
+
+/* The attributes of start tag `t` nothing reads (attr_unread) left out,
+ * and the length of their markup put in DOM_ATTR_CUT. */
+static void drop_unread_attrs(html_rewrite *r, const base_tag *t)
+{
+    css_index *ix = r->ix;
+    const char *attrs_end = t->attrs + t->attrs_len;
+    int img = base_tag_is(t, "img");
+    long cut = 0;
+    base_tag_attrs it;
+    base_tag_attrs_init(&it, t);
+    base_tag_attr a;
+    while (base_tag_attrs_next(&it, &a)) {
+        if (!attr_unread(a.name, a.name_len, img) || set_has(ix, 'a', a.name, a.name_len))
+            continue;
+        /* What GCE reads of every attribute (dom.h), and a value the
+         * parser decodes first: kept. */
+        if (a.value && (memchr(a.value, '&', a.value_len) ||
+                        dom_value_names_content(a.value, a.value_len)))
+            continue;
+        const char *end = a.name + a.name_len;
+        long value = 0;
+        if (a.value) {
+            end = a.value + a.value_len;
+            if (a.value[-1] == '"' || a.value[-1] == '\'')
+                end++; /* its closing quote */
+            value = code_points(a.value, a.value_len);
+        }
+        /* DANAg's count (extract/danag.c): ` name`, and `="value"` when
+         * the value is not empty. A name repeated later in the tag, which
+         * the parser drops, is counted too. */
+        cut += 1 + code_points(a.name, a.name_len) + (value ? 3 + value : 0);
+        set_add(ix, 'x', a.name, a.name_len);
+        ix->dropped++;
+        base_buf_add(&r->o, r->copied, (size_t)(a.name - r->copied));
+        r->copied = end;
+    }
+    if (cut == 0)
+        return;
+    base_buf_add(&r->o, r->copied, (size_t)(attrs_end - r->copied));
+    base_buf_printf(&r->o, " " DOM_ATTR_CUT "=\"%ld\"", cut);
+    r->copied = attrs_end;
+}
 
 /* Drops `n` bytes at `text` (script text, a comment), or puts the filtered
  * CSS in their place (`style`: the text of a <style>). */
@@ -1646,6 +1793,9 @@ char *css_prepare_html(css_index *ix, const char *html, size_t len, int noscript
             }
         } else if (t.kind == BASE_TAG_END && base_tag_is(&t, "noscript") && noscript > 0) {
             noscript--;
+        } else if (t.kind == BASE_TAG_START && ix->drop_attrs && !ix->attrs_unknown &&
+                   !t.truncated && t.attrs_len > 0) {
+            drop_unread_attrs(&r, &t);
         }
     }
     noscript_plan_free(&plan);

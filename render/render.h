@@ -50,6 +50,9 @@ typedef struct render_opts {
                                next stage does not start (RENDER_ETIME); 0: none */
     int plain_litehtml;     /* 1: without the flex and grid layer (compat.h), as
                                litehtml 0.6 alone lays flex and grid out */
+    int keep_attrs;         /* 1: every attribute of the page in the tree; 0:
+                               those render_attr_left_out names left out
+                               before the parse (render/cssfilter.h) */
     int keep_hidden;        /* 1: what is inside a display:none element is
                                styled and in the tree (another engine's boxes
                                may show it: lib/geometry.h); 0: left out once
@@ -125,6 +128,11 @@ typedef struct render_stats {
     int spaces_read_again; /* a stylesheet loaded during the parse may keep
                               the runs of white space written as one space
                               (spaces.h): read again as they are */
+    int attrs_all_kept;    /* the tree holds every attribute of the page
+                              (keep_attrs, plain_litehtml, or read again) */
+    int attrs_read_again;  /* a stylesheet loaded during the parse names an
+                              attribute left out (cssfilter.h): read again
+                              with every attribute */
     int stylesheets_loaded;
     int stylesheets_skipped; /* remote, missing, too large or over the count */
     /* Scripts of the page's text that no installed face has, measured with
@@ -184,6 +192,12 @@ render_status render_paint(render_doc *doc, struct _cairo *cr, dom_box area);
 
 /* The user-agent stylesheet (render/ua.css), for tests and documentation. */
 extern const char render_ua_css[];
+
+/* Does render_load leave an attribute called `name` out of the tree (but on
+ * an <img>, and unless a stylesheet of the page names it) without
+ * keep_attrs? The attributes neither litehtml nor glance read: d, aria-*,
+ * the event handlers, data-* (render/cssfilter.h). */
+int render_attr_left_out(const char *name);
 
 #ifdef __cplusplus
 }

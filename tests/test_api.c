@@ -1309,6 +1309,60 @@ static void white_space_kept_where_styles_say(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* glance leaves the attributes nothing reads out of the page before the
+ * parse (render/cssfilter.h), but those a stylesheet names: the paragraph
+ * a sheet hides by its data-* attribute stays hidden, whether the sheet is
+ * the page's, linked, or imported by a linked one (known only during the
+ * parse: the page is read again with its attributes). */
+static void attributes_a_stylesheet_names_kept(void **state)
+{
+    (void)state;
+    static const char hidden[] = "Sign up for our newsletter";
+    char dir[] = "/tmp/glance-attrs-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    write_file(dir, "hide.css", "[data-promo] { display: none }\n");
+    write_file(dir, "all.css", "@import \"hide.css\";\n.code { font-family: monospace }\n");
+    struct {
+        const char *head;
+        int shown, again;
+    } cases[] = {
+        {"<style>[data-promo] { display: none }</style>", 0, 0},
+        {"<link rel=\"stylesheet\" href=\"hide.css\">", 0, 0},
+        {"<link rel=\"stylesheet\" href=\"all.css\">", 0, 1},
+        {"<link rel=\"stylesheet\" href=\"missing.css\">", 1, 0},
+    };
+    static const char para[] =
+        "<p>The mill stood by the river for two hundred years, grinding the grain of the "
+        "valley and the hills around it, until the flood of the wet spring took its wheel "
+        "downstream and the miller's sons built it again, higher up the bank.</p>\n";
+    glance_options *opt = OPTS("method=auto");
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char page[8192];
+        snprintf(page, sizeof page,
+                 "<!DOCTYPE html><html><head><title>The mill</title>%s</head><body><article>"
+                 "<h1>The mill</h1>%s%s<p data-promo=\"1\">%s</p>%s%s</article></body></html>",
+                 cases[i].head, para, para, hidden, para, para);
+        write_file(dir, "page.html", page);
+        char path[1024];
+        snprintf(path, sizeof path, "%s/page.html", dir);
+        glance_result *res;
+        assert_int_equal(glance_extract_file(ctx, path, opt, &res), GLANCE_OK);
+        const char *text = glance_result_text(res);
+        assert_non_null(strstr(text, "higher up the bank."));
+        if ((strstr(text, hidden) != NULL) != cases[i].shown)
+            fail_msg("%s: the promotion %s in:\n%s", cases[i].head,
+                     cases[i].shown ? "missing" : "shown", text);
+        if ((strstr(glance_result_json(res), "\"attrs_read_again\":true") != NULL) !=
+            cases[i].again)
+            fail_msg("%s: read again %s", cases[i].head, cases[i].again ? "expected" : "not expected");
+        glance_result_free(res);
+    }
+    glance_options_free(opt);
+    char cmd[1100];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     ctx = glance_context_new();
@@ -1354,6 +1408,7 @@ int main(void)
         cmocka_unit_test(span_answers_are_escaped),
         cmocka_unit_test(noscript_copy_counted_once),
         cmocka_unit_test(white_space_kept_where_styles_say),
+        cmocka_unit_test(attributes_a_stylesheet_names_kept),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     glance_context_free(ctx);

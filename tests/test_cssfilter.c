@@ -24,7 +24,7 @@ static const char PAGE[] =
 
 static char *filter(const char *css)
 {
-    css_index *ix = css_index_html(PAGE, strlen(PAGE));
+    css_index *ix = css_index_html(PAGE, strlen(PAGE), NULL, NULL);
     assert_non_null(ix);
     size_t n;
     char *out = css_filter(ix, css, strlen(css), &n);
@@ -148,7 +148,7 @@ static void test_page_rewrite(void **state)
                         "<script type=\"text/javascript\">if (a < b) document.write('<p>');</script>"
                         "</head><body><!-- a comment --><div class=a>text</div>"
                         "<textarea><!-- kept --></textarea></body></html>";
-    css_index *ix = css_index_html(html, strlen(html));
+    css_index *ix = css_index_html(html, strlen(html), NULL, NULL);
     assert_non_null(ix);
     char *out = css_prepare_html(ix, html, strlen(html), 1, NULL);
     assert_non_null(out);
@@ -158,6 +158,58 @@ static void test_page_rewrite(void **state)
                              "</head><body><div class=a>text</div>"
                              "<textarea><!-- kept --></textarea></body></html>");
     free(out);
+    css_index_free(ix);
+}
+
+/* The attributes nothing reads leave the page before the parse, their
+ * markup's length in DOM_ATTR_CUT; those a stylesheet names, an <img>'s
+ * data-*, a value GCE reads or one with a reference stay. */
+static void test_unread_attributes_left_out(void **state)
+{
+    (void)state;
+    const char html[] =
+        "<style>[data-state=open] { display: block } .n::after { content: attr(data-n) }"
+        "</style><div class=c data-x=\"1\" aria-label='a' onclick=\"f()\" id=d>t</div>"
+        "<svg viewBox=\"0 0 9 9\"><path d=\"M0 0L9 9\"/></svg>"
+        "<p class=n data-state=open data-n=3 data-role=\"Article body\" data-q=\"&amp;\">p</p>"
+        "<img data-src=a.jpg src=p.gif onload=x><b data-é=\"ü\">b</b><i on-x=1 data-v>i</i>";
+    css_index *ix = css_index_html(html, strlen(html), NULL, NULL);
+    assert_non_null(ix);
+    /* Off (the default): the page as it is, but its filtered style. */
+    char *as_is = css_prepare_html(ix, html, strlen(html), 1, NULL);
+    assert_non_null(as_is);
+    assert_non_null(strstr(as_is, "<div class=c data-x=\"1\" aria-label='a' onclick=\"f()\" id=d>"));
+    css_index_drop_attrs(ix, 1);
+    char *out = css_prepare_html(ix, html, strlen(html), 1, NULL);
+    assert_non_null(out);
+    /* ` data-x="1"` 11, ` aria-label='a'` 15, ` onclick="f()"` 14: 40; the
+     * path's ` d="M0 0L9 9"` 13; the <img>'s ` onload="x"` 11, counted
+     * as DANAg counts it, quoted (its data-src stays); ` data-é="ü"` 11
+     * code points; a bare ` data-v` 7. */
+    assert_string_equal(
+        out, "<style>[data-state=open]{ display: block }\n.n::after{ content: attr(data-n) }\n"
+             "</style><div class=c    id=d data-glance-cut=\"40\">t</div>"
+             "<svg viewBox=\"0 0 9 9\"><path  data-glance-cut=\"13\"/></svg>"
+             "<p class=n data-state=open data-n=3 data-role=\"Article body\" data-q=\"&amp;\">p</p>"
+             "<img data-src=a.jpg src=p.gif  data-glance-cut=\"11\"><b  data-glance-cut=\"11\">b"
+             "</b><i on-x=1  data-glance-cut=\"7\">i</i>");
+    free(out);
+    assert_int_equal(css_index_attrs_lost(ix), 0);
+    /* A stylesheet read after (a linked sheet's @import) that names one
+     * left out: the page must be read again; one that names another, not. */
+    char *f = css_filter(ix, "[aria-busy] { color: red }", 26, NULL);
+    free(f);
+    assert_int_equal(css_index_attrs_lost(ix), 0);
+    f = css_filter(ix, "[ARIA-label] { display: none }", 30, NULL);
+    free(f);
+    assert_int_equal(css_index_attrs_lost(ix), 1);
+    /* Read again with them all. */
+    css_index_drop_attrs(ix, 0);
+    assert_int_equal(css_index_attrs_lost(ix), 0);
+    out = css_prepare_html(ix, html, strlen(html), 1, NULL);
+    assert_string_equal(out, as_is);
+    free(out);
+    free(as_is);
     css_index_free(ix);
 }
 
@@ -203,7 +255,7 @@ static void test_streamed_parts_put_in_place(void **state)
     free(out);
 
     /* Through css_prepare_html: the comments and the script text go too. */
-    css_index *ix = css_index_html(boundary, strlen(boundary));
+    css_index *ix = css_index_html(boundary, strlen(boundary), NULL, NULL);
     assert_non_null(ix);
     css_page_info info;
     out = css_prepare_html(ix, boundary, strlen(boundary), 1, &info);
@@ -661,6 +713,7 @@ int main(void)
         cmocka_unit_test(test_rules_by_tag_class_id),
         cmocka_unit_test(test_lists_media_and_at_rules),
         cmocka_unit_test(test_page_rewrite),
+        cmocka_unit_test(test_unread_attributes_left_out),
         cmocka_unit_test(test_streamed_parts_put_in_place),
         cmocka_unit_test(test_streamed_pages_left_alone),
         cmocka_unit_test(test_broken_css_is_safe),

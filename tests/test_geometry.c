@@ -196,8 +196,21 @@ static const char FPAGE[] =
 static void fidelity_counts_to_the_edge(void **state)
 {
     (void)state;
+    /* The mark, a data-* attribute, is in the tree with keep_attributes
+     * alone: without, the fidelity says it cannot count it. */
     glance_options *opt = OPTS("window=1000x800");
     glance_result *res = NULL;
+    glance_fidelity f;
+    glance_extract(ctx, FPAGE, strlen(FPAGE), opt, &res);
+    glance_options_free(opt);
+    assert_non_null(res->dom);
+    glance_geometry *none = read_geo("{\"window\": {\"w\": 1000, \"h\": 800}, \"nodes\": {}}");
+    assert_int_equal(glance_result_fidelity(res, none, 50, "data-m", 0.05, &f), GLANCE_EOPTION);
+    assert_int_equal(glance_result_fidelity(res, none, 50, "class", 0.05, &f), GLANCE_OK);
+    glance_fidelity_free(&f);
+    glance_geometry_free(none);
+    glance_result_free(res);
+    opt = OPTS("window=1000x800", "keep_attributes=on");
     glance_extract(ctx, FPAGE, strlen(FPAGE), opt, &res);
     glance_options_free(opt);
     assert_non_null(res->dom);
@@ -220,7 +233,6 @@ static void fidelity_counts_to_the_edge(void **state)
              d1.x + 50, d1.y, d1.w, d1.h, d2.x, d2.y, d2.w, d2.h, d3.x, d3.y, d3.w - 51, d3.h);
     glance_geometry *geo = read_geo(json);
 
-    glance_fidelity f;
     assert_int_equal(glance_result_fidelity(res, geo, 50, "data-m", 0.05, &f), GLANCE_OK);
     assert_int_equal(f.compared, 3);
     assert_int_equal(f.agree, 2);

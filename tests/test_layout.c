@@ -98,7 +98,9 @@ static void compare(const char *name, int flex_grid, glance_fidelity *out)
     glance_geometry_window(geo, &w, &h);
     char window[64];
     snprintf(window, sizeof window, "window=%dx%d", w, h);
-    glance_options *opt = OPTS(window, flex_grid ? "flex_grid=on" : "flex_grid=off");
+    /* The mark, a data-* attribute, in the tree (keep_attributes). */
+    glance_options *opt =
+        OPTS(window, flex_grid ? "flex_grid=on" : "flex_grid=off", "keep_attributes=on");
     glance_result *res = NULL;
     glance_status st = glance_extract_file(ctx, html, opt, &res);
     glance_options_free(opt);
