@@ -19,7 +19,7 @@ set -eu
 PACKAGES="build-essential cmake pkg-config
 liblitehtml-dev libgumbo-dev libcairo2-dev libfreetype-dev libfontconfig-dev
 libharfbuzz-dev libjson-c-dev libcmocka-dev cmark-gfm zlib1g-dev
-libcurl4-openssl-dev ca-certificates libuchardet-dev libmicrohttpd-dev
+libcurl4-openssl-dev ca-certificates libuchardet-dev libmicrohttpd-dev libjemalloc-dev
 fonts-liberation2 fonts-dejavu-core fonts-noto-cjk fontconfig"
 
 OPTIONAL="python3 python3-pytest python3-distributed"
