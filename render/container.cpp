@@ -1103,3 +1103,19 @@ extern "C" render_status render_paint(render_doc *doc, struct _cairo *cr, dom_bo
         return RENDER_EPARSE;
     }
 }
+
+// litehtml 0.6 looks every keyword of every element's style up with
+// value_index: 5% of a modern page's time, as it copies each candidate of the
+// right length out of the list into a new string to compare it. The glance
+// command gives litehtml compat::keyword_index (styled.h) in its place: the
+// program exports this definition (tools/CMakeLists.txt), and the dynamic
+// linker binds litehtml's calls, made through its PLT, to it. libglance.so
+// exports nothing but glance_*, so its callers keep litehtml's own.
+namespace litehtml {
+__attribute__((used, visibility("default"))) int value_index(const tstring &val,
+                                                             const tstring &strings, int defValue,
+                                                             tchar_t delim)
+{
+    return compat::keyword_index(val, strings, defValue, delim);
+}
+} // namespace litehtml

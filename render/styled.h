@@ -82,6 +82,28 @@ inline name_key key_of_name(const char *name)
 
 // Custom properties (--name) are never kept: var() reads them while an
 // element's declarations are still being added.
+// The index of `val` in `list`, a list of keywords parted by `delim`
+// ("auto;none;..."), or `def`: litehtml's value_index (the same answers,
+// case and all; an empty item after a final delimiter is never compared),
+// reading the items where they lie where litehtml copies each one of the
+// right length into a new string (container.cpp gives it to litehtml).
+inline int keyword_index(const std::string &val, const std::string &list, int def, char delim)
+{
+    if (val.empty() || list.empty() || !delim)
+        return def;
+    const char *p = list.data(), *end = p + list.size(), *v = val.data();
+    const size_t n = val.size();
+    for (int idx = 0;; idx++) {
+        const char *q = (const char *)memchr(p, delim, (size_t)(end - p));
+        const char *item_end = q ? q : end;
+        if ((size_t)(item_end - p) == n && memcmp(p, v, n) == 0)
+            return idx;
+        if (!q || q + 1 == end)
+            return def;
+        p = q + 1;
+    }
+}
+
 inline bool custom_property(const char *name)
 {
     return name[0] == '-' && name[1] == '-';

@@ -6,6 +6,7 @@
 #include "render/styled.h" /* before cmocka.h, whose macros (skip, fail) litehtml's names are */
 
 #include <cstdlib>
+#include <dlfcn.h>
 #include <cstring>
 #include <string>
 
@@ -56,11 +57,44 @@ static void keys_follow_the_bytes(void **state)
     assert_int_equal(compat::key_of("border-bottom-left-radius-x").n, 27);
 }
 
+/* compat::keyword_index answers as litehtml's value_index, the one in
+ * litehtml's library (render/container.cpp gives the program its own). */
+static void keywords_found_as_litehtml_finds_them(void **state)
+{
+    (void)state;
+    void *lib = dlopen("liblitehtml.so.0", RTLD_NOW | RTLD_NOLOAD);
+    assert_non_null(lib);
+    typedef int (*value_index_fn)(const std::string &, const std::string &, int, char);
+    value_index_fn value_index = (value_index_fn)dlsym(
+        lib, "_ZN8litehtml11value_indexERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEES7_ic");
+    assert_non_null((void *)value_index);
+    const char *lists[] = {"auto;none;inherit", "none;block;inline;inline-block;inline-table;"
+                           "list-item;table;table-caption;table-cell;table-column;"
+                           "table-column-group;table-footer-group;table-header-group;"
+                           "table-row;table-row-group;inline-flex;flex",
+                           "a", ";a;;b;", "a;", ";", "", "px;em;%;in;cm;mm;vw;vh;rem;ex"};
+    const char *vals[] = {"auto", "none", "inherit", "Auto", "inherit;", "table", "flex",
+                          "inline", "inline-flex", "table-row-group", "a", "b", "", "px", "ex",
+                          "%", "e", "table-row-groups", ";", "a;"};
+    for (const char *l : lists)
+        for (const char *v : vals)
+            for (char delim : {';', ',', '\0'})
+                for (int def : {-1, 7}) {
+                    int mine = compat::keyword_index(v, l, def, delim);
+                    int theirs = value_index(v, l, def, delim);
+                    if (mine != theirs)
+                        fail_msg("\"%s\" in \"%s\" (%d): %d, litehtml %d", v, l, delim, mine,
+                                 theirs);
+                }
+    dlclose(lib);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(literals_are_read_only),
         cmocka_unit_test(keys_follow_the_bytes),
+        cmocka_unit_test(keywords_found_as_litehtml_finds_them),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
