@@ -1105,17 +1105,26 @@ extern "C" render_status render_paint(render_doc *doc, struct _cairo *cr, dom_bo
 }
 
 // litehtml 0.6 looks every keyword of every element's style up with
-// value_index: 5% of a modern page's time, as it copies each candidate of the
-// right length out of the list into a new string to compare it. The glance
-// command gives litehtml compat::keyword_index (styled.h) in its place: the
-// program exports this definition (tools/CMakeLists.txt), and the dynamic
-// linker binds litehtml's calls, made through its PLT, to it. libglance.so
-// exports nothing but glance_*, so its callers keep litehtml's own.
+// value_index, which copies each candidate of the right length out of the
+// list into a new string to compare it, and reads every length with
+// css_length::fromString, which builds its number and its unit a character
+// at a time: a tenth of a modern page's time between them. The glance
+// command gives litehtml compat::keyword_index and compat::length_from_string
+// (styled.h) in their place: the program exports these definitions
+// (tools/CMakeLists.txt), and the dynamic linker binds litehtml's calls,
+// made through its PLT, to them. libglance.so exports nothing but glance_*,
+// so its callers keep litehtml's own.
 namespace litehtml {
 __attribute__((used, visibility("default"))) int value_index(const tstring &val,
                                                              const tstring &strings, int defValue,
                                                              tchar_t delim)
 {
     return compat::keyword_index(val, strings, defValue, delim);
+}
+
+__attribute__((used, visibility("default"))) void
+css_length::fromString(const tstring &str, const tstring &predefs, int defValue)
+{
+    compat::length_from_string(*this, str, predefs, defValue);
 }
 } // namespace litehtml

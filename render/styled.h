@@ -87,12 +87,12 @@ inline name_key key_of_name(const char *name)
 // case and all; an empty item after a final delimiter is never compared),
 // reading the items where they lie where litehtml copies each one of the
 // right length into a new string (container.cpp gives it to litehtml).
-inline int keyword_index(const std::string &val, const std::string &list, int def, char delim)
+inline int keyword_index(const char *v, size_t n, const char *p, size_t list_len, int def,
+                         char delim)
 {
-    if (val.empty() || list.empty() || !delim)
+    if (n == 0 || list_len == 0 || !delim)
         return def;
-    const char *p = list.data(), *end = p + list.size(), *v = val.data();
-    const size_t n = val.size();
+    const char *end = p + list_len;
     for (int idx = 0;; idx++) {
         const char *q = (const char *)memchr(p, delim, (size_t)(end - p));
         const char *item_end = q ? q : end;
@@ -102,6 +102,54 @@ inline int keyword_index(const std::string &val, const std::string &list, int de
             return def;
         p = q + 1;
     }
+}
+
+inline int keyword_index(const std::string &val, const std::string &list, int def, char delim)
+{
+    return keyword_index(val.data(), val.size(), list.data(), list.size(), def, delim);
+}
+
+// litehtml's css_length::fromString, as Debian's litehtml 0.6 reads a length
+// (a value beginning with "calc" is `def`'s keyword; a keyword of `predefs`
+// is its index; else the run of digits, '.', '+' and '-' at its start is the
+// number, read by litehtml's t_strtod, and the rest its unit, or `def`'s
+// keyword when there is no number; a keyword leaves the unit as it was),
+// without the strings litehtml builds a character at a time
+// (container.cpp gives it to litehtml).
+inline void length_from_string(litehtml::css_length &len, const std::string &str,
+                               const std::string &predefs, int def)
+{
+    if (str.compare(0, 4, "calc") == 0) {
+        len.predef(def);
+        return;
+    }
+    int predef = keyword_index(str, predefs, -1, ';');
+    if (predef >= 0) {
+        len.predef(predef);
+        return;
+    }
+    const char *s = str.data();
+    size_t n = str.size(), i = 0;
+    while (i < n && ((s[i] >= '0' && s[i] <= '9') || s[i] == '.' || s[i] == '+' || s[i] == '-'))
+        i++;
+    if (i == 0) {
+        len.predef(def);
+        return;
+    }
+    char small[32];
+    std::string large;
+    const char *num = small;
+    if (i < sizeof small) {
+        memcpy(small, s, i);
+        small[i] = '\0';
+    } else {
+        large.assign(s, i);
+        num = large.c_str();
+    }
+    static const char units[] = css_units_strings;
+    len.set_value((float)litehtml::t_strtod(num, nullptr),
+                  (litehtml::css_units)keyword_index(s + i, n - i, units, sizeof units - 1,
+                                                     litehtml::css_units_none, ';'));
 }
 
 inline bool custom_property(const char *name)

@@ -89,12 +89,53 @@ static void keywords_found_as_litehtml_finds_them(void **state)
     dlclose(lib);
 }
 
+/* compat::length_from_string reads a length as litehtml's
+ * css_length::fromString does, the one in litehtml's library. */
+static void lengths_read_as_litehtml_reads_them(void **state)
+{
+    (void)state;
+    void *lib = dlopen("liblitehtml.so.0", RTLD_NOW | RTLD_NOLOAD);
+    assert_non_null(lib);
+    typedef void (*from_string_fn)(litehtml::css_length *, const std::string &,
+                                   const std::string &, int);
+    from_string_fn from_string = (from_string_fn)dlsym(
+        lib, "_ZN8litehtml10css_length10fromStringERKNSt7__cxx1112basic_stringIcSt11char_"
+             "traitsIcESaIcEEES8_i");
+    assert_non_null((void *)from_string);
+    const char *values[] = {"10px", "1.5em", "-3.25rem", "+4", "50%", "0", "auto", "none",
+                            "inherit", "calc(100% - 2px)", "calc", "cal", "12", "1e3px", "1.2.3",
+                            "--1", ".5vw", "5 px", "px", "", "thin", "medium", "12PX", "7dpcm",
+                            "3vmin", "1234567890123456789012345678901234567890.5px", "4in;",
+                            "-", "."};
+    const char *predefs[] = {"", "auto", "auto;none;inherit", "thin;medium;thick", ";auto"};
+    for (const char *v : values)
+        for (const char *p : predefs)
+            for (int def : {0, 2, -1}) {
+                litehtml::css_length mine, theirs;
+                mine.set_value(9, litehtml::css_units_pt);
+                theirs.set_value(9, litehtml::css_units_pt);
+                compat::length_from_string(mine, v, p, def);
+                from_string(&theirs, v, p, def);
+                bool same = mine.is_predefined() == theirs.is_predefined() &&
+                            mine.units() == theirs.units() &&
+                            (mine.is_predefined() ? mine.predef() == theirs.predef()
+                                                  : mine.val() == theirs.val());
+                if (!same)
+                    fail_msg("\"%s\" with \"%s\", %d: %d %d %g %d, litehtml %d %d %g %d", v, p,
+                             def, mine.is_predefined(), mine.predef(), mine.val(), mine.units(),
+                             theirs.is_predefined(), theirs.predef(), theirs.val(),
+                             theirs.units());
+            }
+    dlclose(lib);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(literals_are_read_only),
         cmocka_unit_test(keys_follow_the_bytes),
         cmocka_unit_test(keywords_found_as_litehtml_finds_them),
+        cmocka_unit_test(lengths_read_as_litehtml_reads_them),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
