@@ -30,6 +30,7 @@
 #include <functional>
 #include <new>
 #include <queue>
+#include <set>
 #include <string>
 #include <strings.h>
 #include <sys/stat.h>
@@ -327,10 +328,16 @@ struct sheet_noter {
         return 0;
     }
 
-    // Each sheet found as import_css finds it.
+    // Each sheet found as import_css finds it, once, and no more of them
+    // than import_css loads (max_stylesheets), in the page's order.
     void note_attrs(css_index *ix) const
     {
+        std::set<std::string> seen;
         for (const auto &ref : refs) {
+            if (!seen.insert(ref).second)
+                continue;
+            if (opts->max_stylesheets > 0 && seen.size() > (size_t)opts->max_stylesheets)
+                break;
             const char *css = nullptr, *abs = nullptr;
             size_t n = 0;
             std::string path, text;
