@@ -30,6 +30,7 @@
 
 #include <hb.h>
 
+#include "base/buf.h"
 #include "base/grow.h"
 #include "base/utf8.h"
 #include "fonts/fallback.h"
@@ -71,7 +72,7 @@ struct fonts_font {
  * its order does not depend on the size of scalable faces: one per family
  * list, weight and slant. */
 typedef struct sort_entry {
-    char *families;
+    char *families; /* the list without the names that change nothing (family_key) */
     int weight, italic;
     FcFontSet *set;
     /* The fonts' slots and which (fonts_font): one copy for every size, where
@@ -81,10 +82,23 @@ typedef struct sort_entry {
     uint16_t **which;
 } sort_entry;
 
+/* A family name a page asks for, and whether it changes fontconfig's sort:
+ * a name no installed face has and no rule of fontconfig's names changes
+ * nothing (family_key). */
+typedef struct name_entry {
+    char *name;
+    int inert;
+} name_entry;
+
 struct fonts_lib {
     FcConfig *config;
     sort_entry *sorts;
     size_t n_sorts, cap_sorts;
+    name_entry *names;
+    size_t n_names, cap_names;
+    char **installed; /* the installed faces' family names, family_norm'd */
+    size_t n_installed;
+    FcPattern *bare;  /* an empty pattern after FcConfigSubstitute; NULL: not yet */
     FT_Library ft;
     face_entry **faces;
     size_t n_faces, cap_faces;
@@ -145,6 +159,14 @@ void fonts_lib_free(fonts_lib *lib)
         free(lib->sorts[i].which);
     }
     free(lib->sorts);
+    for (size_t i = 0; i < lib->n_names; i++)
+        free(lib->names[i].name);
+    free(lib->names);
+    for (size_t i = 0; i < lib->n_installed; i++)
+        free(lib->installed[i]);
+    free(lib->installed);
+    if (lib->bare)
+        FcPatternDestroy(lib->bare);
     FT_Done_FreeType(lib->ft);
     FcConfigDestroy(lib->config);
     free(lib);
@@ -352,7 +374,7 @@ static double char_em(fonts_font *f, unsigned cp, face_entry **drawn)
  * family becomes the face a browser on Linux uses for it (Chrome's defaults:
  * Times New Roman, Arial, monospace), followed by fontconfig's own generic
  * name; a list without a generic name ends in the default, Times New Roman. */
-static void add_families(FcPattern *pat, const char *css)
+static void each_family(const char *css, int (*fn)(void *ud, const char *name), void *ud)
 {
     static const struct { const char *css, *browser, *fc; } generic[] = {
         {"serif", "Times New Roman", "serif"},
@@ -394,17 +416,178 @@ static void add_families(FcPattern *pat, const char *css)
             if (strcasecmp(name, generic[i].css) == 0)
                 g = (int)i;
         if (g >= 0) {
-            FcPatternAddString(pat, FC_FAMILY, (const FcChar8 *)generic[g].browser);
-            FcPatternAddString(pat, FC_FAMILY, (const FcChar8 *)generic[g].fc);
+            fn(ud, generic[g].browser);
+            fn(ud, generic[g].fc);
             saw_generic = 1;
             break; /* nothing after a generic family is ever used */
         }
-        FcPatternAddString(pat, FC_FAMILY, (const FcChar8 *)name);
+        fn(ud, name);
     }
     if (!saw_generic) {
-        FcPatternAddString(pat, FC_FAMILY, (const FcChar8 *)"Times New Roman");
-        FcPatternAddString(pat, FC_FAMILY, (const FcChar8 *)"serif");
+        fn(ud, "Times New Roman");
+        fn(ud, "serif");
     }
+}
+
+/* A family name as fontconfig compares them: ASCII case and spaces aside
+ * (FcStrCmpIgnoreBlanksAndCase). Malloc'd; NULL when out of memory. */
+static char *family_norm(const char *s)
+{
+    char *o = malloc(strlen(s) + 1), *q = o;
+    if (!o)
+        return NULL;
+    for (; *s; s++)
+        if (*s != ' ')
+            *q++ = (*s >= 'A' && *s <= 'Z') ? (char)(*s - 'A' + 'a') : *s;
+    *q = '\0';
+    return o;
+}
+
+/* The family names of the installed faces and the empty pattern's
+ * substitution, once; -1 when out of memory. */
+static int names_init(fonts_lib *lib)
+{
+    if (lib->bare)
+        return 0;
+    FcFontSet *all = FcConfigGetFonts(lib->config, FcSetSystem);
+    size_t cap = 0;
+    for (int i = 0; all && i < all->nfont; i++) {
+        FcChar8 *fam;
+        for (int k = 0; FcPatternGetString(all->fonts[i], FC_FAMILY, k, &fam) == FcResultMatch;
+             k++) {
+            if (base_grow(&lib->installed, &cap, lib->n_installed + 1, sizeof *lib->installed))
+                return -1;
+            if (!(lib->installed[lib->n_installed] = family_norm((const char *)fam)))
+                return -1;
+            lib->n_installed++;
+        }
+    }
+    lib->bare = FcPatternCreate();
+    if (!lib->bare)
+        return -1;
+    FcConfigSubstitute(lib->config, lib->bare, FcMatchPattern);
+    return 0;
+}
+
+/* Names a lib looks at, and new names a list may have looked at: past
+ * these a name counts unexamined (a page of a thousand made-up families
+ * pays a sort per list, as before, not a substitution per name). */
+#define MAX_NAMES 4096
+#define MAX_NEW_NAMES 8
+
+/* Does the family name change fontconfig's sort? Not when no installed face
+ * has it and substituting it alone gives the empty pattern's substitution
+ * after it, as a name no rule names does: then the sort of a list with it
+ * is the sort of the list without it (fontconfig ranks a face by the first
+ * name of the list it has). `*budget` new names may be examined. 1 inert,
+ * 0 not (or not examined), -1 out of memory. */
+static int name_inert(fonts_lib *lib, const char *name, int *budget)
+{
+    for (size_t i = 0; i < lib->n_names; i++)
+        if (strcmp(lib->names[i].name, name) == 0)
+            return lib->names[i].inert;
+    if (lib->n_names >= MAX_NAMES || *budget <= 0)
+        return 0;
+    --*budget;
+    if (names_init(lib) != 0)
+        return -1;
+    char *norm = family_norm(name);
+    if (!norm)
+        return -1;
+    int inert = 1;
+    for (size_t i = 0; i < lib->n_installed && inert; i++)
+        inert = strcmp(lib->installed[i], norm) != 0;
+    free(norm);
+    if (inert) {
+        FcPattern *p = FcPatternCreate();
+        if (!p)
+            return -1;
+        FcPatternAddString(p, FC_FAMILY, (const FcChar8 *)name);
+        FcConfigSubstitute(lib->config, p, FcMatchPattern);
+        /* Its families: the name, then the empty pattern's; the rest the
+         * empty pattern's. */
+        FcChar8 *f;
+        inert = FcPatternGetString(p, FC_FAMILY, 0, &f) == FcResultMatch &&
+                strcmp((const char *)f, name) == 0;
+        for (int k = 0; inert; k++) {
+            FcChar8 *b;
+            FcResult rp = FcPatternGetString(p, FC_FAMILY, k + 1, &f);
+            FcResult rb = FcPatternGetString(lib->bare, FC_FAMILY, k, &b);
+            if (rp != FcResultMatch || rb != FcResultMatch) {
+                inert = rp == rb;
+                break;
+            }
+            inert = strcmp((const char *)f, (const char *)b) == 0;
+        }
+        if (inert) {
+            FcPattern *a = FcPatternDuplicate(p), *b = FcPatternDuplicate(lib->bare);
+            if (a && b) {
+                FcPatternDel(a, FC_FAMILY);
+                FcPatternDel(b, FC_FAMILY);
+                inert = FcPatternEqual(a, b);
+            } else {
+                inert = 0;
+            }
+            if (a)
+                FcPatternDestroy(a);
+            if (b)
+                FcPatternDestroy(b);
+        }
+        FcPatternDestroy(p);
+    }
+    if (base_grow(&lib->names, &lib->cap_names, lib->n_names + 1, sizeof *lib->names))
+        return -1;
+    char *copy = strdup(name);
+    if (!copy)
+        return -1;
+    lib->names[lib->n_names++] = (name_entry){copy, inert};
+    return inert;
+}
+
+typedef struct key_ctx {
+    fonts_lib *lib;
+    int budget; /* new names it may examine (MAX_NEW_NAMES) */
+    FcPattern *pat; /* the names that count, as fontconfig gets them */
+    base_buf key;   /* ... one a line, '\\' and line breaks escaped */
+    int failed;
+} key_ctx;
+
+static int key_add(void *ud, const char *name)
+{
+    key_ctx *k = ud;
+    int inert = name_inert(k->lib, name, &k->budget);
+    if (inert < 0)
+        k->failed = 1;
+    if (inert == 0) {
+        FcPatternAddString(k->pat, FC_FAMILY, (const FcChar8 *)name);
+        for (const char *c = name; *c; c++) {
+            if (*c == '\\' || *c == '\n')
+                base_buf_add(&k->key, "\\", 1);
+            base_buf_add(&k->key, c, 1);
+        }
+        base_buf_add(&k->key, "\n", 1);
+    }
+    return 0;
+}
+
+/* The family names a CSS list gives fontconfig (each_family) but those
+ * that change nothing (name_inert), into *pat, and the key of the list:
+ * lists that differ in those names alone sort the same. The key is
+ * malloc'd; NULL (and no *pat) when out of memory. */
+static char *family_key(fonts_lib *lib, const char *css, FcPattern **pat)
+{
+    key_ctx k = {lib, MAX_NEW_NAMES, FcPatternCreate(), BASE_BUF_INIT, 0};
+    if (k.pat)
+        each_family(css, key_add, &k);
+    char *key = base_buf_take(&k.key, NULL);
+    if (!k.pat || k.failed || !key) {
+        free(key);
+        if (k.pat)
+            FcPatternDestroy(k.pat);
+        return NULL;
+    }
+    *pat = k.pat;
+    return key;
 }
 
 static void set_metrics(fonts_font *f)
@@ -438,16 +621,22 @@ static void set_metrics(fonts_font *f)
 static const sort_entry *sorted_faces(fonts_lib *lib, const char *families, int weight,
                                       int italic)
 {
+    FcPattern *pat;
+    char *key = family_key(lib, families, &pat);
+    if (!key)
+        return NULL;
     for (size_t i = 0; i < lib->n_sorts; i++)
         if (lib->sorts[i].weight == weight && lib->sorts[i].italic == italic &&
-            strcmp(lib->sorts[i].families, families) == 0)
+            strcmp(lib->sorts[i].families, key) == 0) {
+            free(key);
+            FcPatternDestroy(pat);
             return &lib->sorts[i];
-    if (base_grow(&lib->sorts, &lib->cap_sorts, lib->n_sorts + 1, sizeof *lib->sorts))
+        }
+    if (base_grow(&lib->sorts, &lib->cap_sorts, lib->n_sorts + 1, sizeof *lib->sorts)) {
+        free(key);
+        FcPatternDestroy(pat);
         return NULL;
-    FcPattern *pat = FcPatternCreate();
-    if (!pat)
-        return NULL;
-    add_families(pat, families);
+    }
     FcPatternAddInteger(pat, FC_WEIGHT, FcWeightFromOpenType(weight));
     FcPatternAddInteger(pat, FC_SLANT, italic ? FC_SLANT_ITALIC : FC_SLANT_ROMAN);
     FcConfigSubstitute(lib->config, pat, FcMatchPattern);
@@ -455,7 +644,6 @@ static const sort_entry *sorted_faces(fonts_lib *lib, const char *families, int 
     FcResult res;
     FcFontSet *set = FcFontSort(lib->config, pat, FcTrue, NULL, &res);
     FcPatternDestroy(pat);
-    char *key = strdup(families);
     int *slots = set ? malloc(sizeof *slots * (size_t)(set->nfont ? set->nfont : 1)) : NULL;
     uint16_t **which = calloc(N_PAGES, sizeof *which);
     if (!set || !key || !slots || !which) {

@@ -132,6 +132,42 @@ static void test_generic_families(void **state)
     assert_true(width(bold, "Harbour town") > width(reg, "Harbour town"));
 }
 
+/* A name no installed face has and no rule of fontconfig's names changes
+ * nothing, and the lists that differ in such names alone share one sort;
+ * a name a face has (DejaVu Math TeX Gyre, Serif Condensed), or that a rule
+ * stands another face for (Arial), still counts, wherever it is in the
+ * list. */
+static void test_names_that_change_nothing(void **state)
+{
+    (void)state;
+    struct {
+        const char *list, *family;
+    } cases[] = {
+        {"Zzq Made Up, DejaVu Math TeX Gyre, monospace", "DejaVu Math TeX Gyre"},
+        {"Made Up One, made up two, DejaVu Serif Condensed, sans-serif", "DejaVu Serif"},
+        {"Made Up One, Arial, Made Up Two, monospace", "Liberation Sans"},
+        {"Made Up, Made Up Too", "Liberation Serif"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        fonts_font *f = fonts_open(lib, cases[i].list, 16, 400, 0);
+        assert_non_null(f);
+        if (strcmp(family_of(f, 'a'), cases[i].family) != 0)
+            fail_msg("%s: %s, not %s", cases[i].list, family_of(f, 'a'), cases[i].family);
+    }
+    /* The same faces, the same widths and metrics as without the names. */
+    fonts_font *with = fonts_open(lib, "Qwz, Liberation Mono, Qwy, serif", 13, 700, 1);
+    fonts_font *without = fonts_open(lib, "Liberation Mono, serif", 13, 700, 1);
+    assert_non_null(with);
+    assert_non_null(without);
+    assert_ptr_not_equal(with, without);
+    assert_int_equal(width(with, "Harbour town 港口"), width(without, "Harbour town 港口"));
+    assert_string_equal(family_of(with, 0x6E2F), family_of(without, 0x6E2F));
+    fonts_metrics a, b;
+    fonts_get_metrics(with, &a);
+    fonts_get_metrics(without, &b);
+    assert_memory_equal(&a, &b, sizeof a);
+}
+
 static void test_fallback_for_cjk_and_hangul(void **state)
 {
     (void)state;
@@ -311,6 +347,7 @@ int main(void)
         cmocka_unit_test(test_arial_is_liberation_sans_with_browser_widths),
         cmocka_unit_test(test_same_request_same_font),
         cmocka_unit_test(test_generic_families),
+        cmocka_unit_test(test_names_that_change_nothing),
         cmocka_unit_test(test_fallback_for_cjk_and_hangul),
         cmocka_unit_test(test_invalid_utf8_is_measured_not_rejected),
         cmocka_unit_test(test_glyph_run_matches_the_measurement),
