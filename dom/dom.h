@@ -55,9 +55,9 @@ typedef struct dom_attr {
  * the page's stylesheets nor glance read (render/cssfilter.h). An element
  * that had some carries this one instead: the code points of their markup
  * as written, ` name="value"` each, for the measures that count a page's
- * code (DANAg, extract/danag.c). Kept whatever its name: an attribute
- * whose value holds a character reference, or "article" or "content"
- * (dom_value_names_content). */
+ * code (DANAg, extract/danag.c). An attribute whose value holds a character
+ * reference, or "article" or "content" (dom_value_names_content), is kept
+ * whatever its name. */
 #define DOM_ATTR_CUT "data-glance-cut"
 
 typedef struct dom_node dom_node;

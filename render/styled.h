@@ -80,8 +80,6 @@ inline name_key key_of_name(const char *name)
     return k;
 }
 
-// Custom properties (--name) are never kept: var() reads them while an
-// element's declarations are still being added.
 // The index of `val` in `list`, a list of keywords parted by `delim`
 // ("auto;none;..."), or `def`: litehtml's value_index (the same answers,
 // case and all; an empty item after a final delimiter is never compared),
@@ -152,6 +150,8 @@ inline void length_from_string(litehtml::css_length &len, const std::string &str
                                                      litehtml::css_units_none, ';'));
 }
 
+// Custom properties (--name) are never kept: var() reads them while an
+// element's declarations are still being added.
 inline bool custom_property(const char *name)
 {
     return name[0] == '-' && name[1] == '-';
