@@ -374,7 +374,7 @@ static double char_em(fonts_font *f, unsigned cp, face_entry **drawn)
  * family becomes the face a browser on Linux uses for it (Chrome's defaults:
  * Times New Roman, Arial, monospace), followed by fontconfig's own generic
  * name; a list without a generic name ends in the default, Times New Roman. */
-static void each_family(const char *css, int (*fn)(void *ud, const char *name), void *ud)
+static void each_family(const char *css, void (*fn)(void *ud, const char *name), void *ud)
 {
     static const struct { const char *css, *browser, *fc; } generic[] = {
         {"serif", "Times New Roman", "serif"},
@@ -552,7 +552,7 @@ typedef struct key_ctx {
     int failed;
 } key_ctx;
 
-static int key_add(void *ud, const char *name)
+static void key_add(void *ud, const char *name)
 {
     key_ctx *k = ud;
     int inert = name_inert(k->lib, name, &k->budget);
@@ -567,7 +567,6 @@ static int key_add(void *ud, const char *name)
         }
         base_buf_add(&k->key, "\n", 1);
     }
-    return 0;
 }
 
 /* The family names a CSS list gives fontconfig (each_family) but those

@@ -974,8 +974,7 @@ extern "C" render_status render_load(render_engine *eng, const char *html, const
                 char *one;
                 size_t one_len;
                 int c = spaces_collapse(page.get(), strlen(page.get()),
-                                        opts->css_lookup || !probe.base_dir.empty()
-                                            ? sheet_may_keep_spaces
+                                        sheets ? sheet_may_keep_spaces
                                             : nullptr,
                                         (void *)&probe, &one, &one_len);
                 if (c < 0)

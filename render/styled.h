@@ -82,8 +82,7 @@ inline name_key key_of_name(const char *name)
 
 // The index of `val` in `list`, a list of keywords parted by `delim`
 // ("auto;none;..."), or `def`: litehtml's value_index (the same answers,
-// case and all; an empty item after a final delimiter is never compared),
-// reading the items where they lie where litehtml copies each one of the
+// case and all), reading the items where they lie where litehtml copies each one of the
 // right length into a new string (container.cpp gives it to litehtml).
 inline int keyword_index(const char *v, size_t n, const char *p, size_t list_len, int def,
                          char delim)
@@ -96,7 +95,7 @@ inline int keyword_index(const char *v, size_t n, const char *p, size_t list_len
         const char *item_end = q ? q : end;
         if ((size_t)(item_end - p) == n && memcmp(p, v, n) == 0)
             return idx;
-        if (!q || q + 1 == end)
+        if (!q)
             return def;
         p = q + 1;
     }

@@ -57,17 +57,27 @@ static void keys_follow_the_bytes(void **state)
     assert_int_equal(compat::key_of("border-bottom-left-radius-x").n, 27);
 }
 
+/* A function of litehtml's own library by its symbol (the program has
+ * render/container.cpp's in its place), and the library's handle. */
+static void *litehtml_own(const char *symbol, void **lib)
+{
+    *lib = dlopen("liblitehtml.so.0", RTLD_NOW | RTLD_NOLOAD);
+    assert_non_null(*lib);
+    void *fn = dlsym(*lib, symbol);
+    assert_non_null(fn);
+    return fn;
+}
+
 /* compat::keyword_index answers as litehtml's value_index, the one in
  * litehtml's library (render/container.cpp gives the program its own). */
 static void keywords_found_as_litehtml_finds_them(void **state)
 {
     (void)state;
-    void *lib = dlopen("liblitehtml.so.0", RTLD_NOW | RTLD_NOLOAD);
-    assert_non_null(lib);
+    void *lib;
     typedef int (*value_index_fn)(const std::string &, const std::string &, int, char);
-    value_index_fn value_index = (value_index_fn)dlsym(
-        lib, "_ZN8litehtml11value_indexERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEES7_ic");
-    assert_non_null((void *)value_index);
+    value_index_fn value_index = (value_index_fn)litehtml_own(
+        "_ZN8litehtml11value_indexERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEES7_ic",
+        &lib);
     const char *lists[] = {"auto;none;inherit", "none;block;inline;inline-block;inline-table;"
                            "list-item;table;table-caption;table-cell;table-column;"
                            "table-column-group;table-footer-group;table-header-group;"
@@ -94,14 +104,13 @@ static void keywords_found_as_litehtml_finds_them(void **state)
 static void lengths_read_as_litehtml_reads_them(void **state)
 {
     (void)state;
-    void *lib = dlopen("liblitehtml.so.0", RTLD_NOW | RTLD_NOLOAD);
-    assert_non_null(lib);
+    void *lib;
     typedef void (*from_string_fn)(litehtml::css_length *, const std::string &,
                                    const std::string &, int);
-    from_string_fn from_string = (from_string_fn)dlsym(
-        lib, "_ZN8litehtml10css_length10fromStringERKNSt7__cxx1112basic_stringIcSt11char_"
-             "traitsIcESaIcEEES8_i");
-    assert_non_null((void *)from_string);
+    from_string_fn from_string = (from_string_fn)litehtml_own(
+        "_ZN8litehtml10css_length10fromStringERKNSt7__cxx1112basic_stringIcSt11char_"
+        "traitsIcESaIcEEES8_i",
+        &lib);
     const char *values[] = {"10px", "1.5em", "-3.25rem", "+4", "50%", "0", "auto", "none",
                             "inherit", "calc(100% - 2px)", "calc", "cal", "12", "1e3px", "1.2.3",
                             "--1", ".5vw", "5 px", "px", "", "thin", "medium", "12PX", "7dpcm",
