@@ -253,15 +253,31 @@ PARAMS = dict(n_estimators=300, max_depth=6, learning_rate=0.08, subsample=0.8,
               n_jobs=2, random_state=1)
 
 
+# Forests a stage (--seeds): fitted alike but for the seed of their samples
+# (subsample, colsample_bytree), averaged on the logit scale, and written as
+# one forest whose leaves are divided by their number (forest()), so glance
+# runs them as it runs one. One is shipped: three gained nothing measurable
+# in tools/fit/cv.sh at three times the trees (tools/fit/README.md).
+SEEDS = 1
+
+
 def fit(pages, key="X1"):
     X, y, w = stack(pages, key)
-    m = xgb.XGBClassifier(**PARAMS)
-    m.fit(X, y, sample_weight=w)
-    return m
+    models = []
+    for s in range(SEEDS):
+        m = xgb.XGBClassifier(**dict(PARAMS, random_state=PARAMS["random_state"] + s))
+        m.fit(X, y, sample_weight=w)
+        models.append(m)
+    return models
 
 
-def predict(m, page, key):
-    return m.predict_proba(page[key])[:, 1] if len(page["texts"]) else np.zeros(0)
+def predict(models, page, key):
+    if not len(page["texts"]):
+        return np.zeros(0)
+    if len(models) == 1:
+        return models[0].predict_proba(page[key])[:, 1]
+    z = np.mean([m.predict(page[key], output_margin=True) for m in models], axis=0)
+    return 1 / (1 + np.exp(-z.astype(np.float64)))
 
 
 def answer(page, probs, threshold):
@@ -326,11 +342,14 @@ def best_threshold(pages, probs):
     return best[1]
 
 
-def forest(model):
-    """A fitted model's trees as (nodes, roots): the thresholds and leaves as
-    the float32 XGBoost compares and adds, so the C table decides as it does."""
-    raw = json.loads(model.get_booster().save_raw("json"))
-    trees = raw["learner"]["gradient_booster"]["model"]["trees"]
+def forest(models):
+    """Fitted models' trees as one forest (nodes, roots): the thresholds as
+    the float32 XGBoost compares, each leaf divided by the number of models
+    (their logits averaged, as predict() does)."""
+    trees = []
+    for model in models:
+        raw = json.loads(model.get_booster().save_raw("json"))
+        trees += raw["learner"]["gradient_booster"]["model"]["trees"]
     nodes, roots = [], []
     for t in trees:
         off = len(nodes)
@@ -339,7 +358,7 @@ def forest(model):
         feat, cond = t["split_indices"], t["split_conditions"]
         for i in range(len(left)):
             if left[i] == -1:
-                nodes.append((-1, 0.0, 0, 0, cond[i]))
+                nodes.append((-1, 0.0, 0, 0, cond[i] / len(models)))
             else:
                 nodes.append((feat[i], cond[i], off + left[i], off + right[i], 0.0))
     return nodes, roots
@@ -380,6 +399,7 @@ def write_c(m1, m2, names, n1, threshold, path, note):
 
 
 def main():
+    global WEIGHT, SEEDS
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--dump", required=True, help="folder of CORPUS.jsonl from glance dump")
     ap.add_argument("--shared", default=os.path.join(os.path.dirname(__file__), "../../../shared/bench"))
@@ -395,8 +415,9 @@ def main():
     ap.add_argument("--rate", type=float, default=PARAMS["learning_rate"])
     ap.add_argument("--min-child", type=float, default=PARAMS["min_child_weight"])
     ap.add_argument("--l2", type=float, default=PARAMS["reg_lambda"])
+    ap.add_argument("--seeds", type=int, default=SEEDS, help="forests averaged, each of --trees")
     a = ap.parse_args()
-    global WEIGHT
+    SEEDS = max(1, a.seeds)
     WEIGHT = {"sqrt": np.sqrt, "linear": lambda c: c, "log": np.log1p}[a.weight]
     PARAMS.update(n_estimators=a.trees, max_depth=a.depth, learning_rate=a.rate,
                   min_child_weight=a.min_child, reg_lambda=a.l2)
@@ -429,7 +450,8 @@ def main():
     if a.out:
         m1 = fit(pages, "X1")
         m2 = fit(pages, "X2")
-        note = (f"gradient-boosted trees ({PARAMS['n_estimators']} of depth {PARAMS['max_depth']}, "
+        trees = (f"{SEEDS} x " if SEEDS > 1 else "") + str(PARAMS["n_estimators"])
+        note = (f"gradient-boosted trees ({trees} of depth {PARAMS['max_depth']}, "
                 f"two stages) on {len(pages)} pages of {', '.join(CORPORA)}; threshold {threshold:.2f}")
         write_c(m1, m2, names, n1, threshold, a.out, note)
         print("wrote", a.out)
