@@ -274,6 +274,10 @@ def fit(pages, key="X1"):
 def predict(models, page, key):
     if not len(page["texts"]):
         return np.zeros(0)
+    # One model: XGBoost's own float32 logistic, so that stage two reads the
+    # probabilities it was always fitted on (a float64 one moves its splits
+    # in the last bits, and the model shipped would no longer be rewritten
+    # byte for byte).
     if len(models) == 1:
         return models[0].predict_proba(page[key])[:, 1]
     z = np.mean([m.predict(page[key], output_margin=True) for m in models], axis=0)
