@@ -1,0 +1,1290 @@
+/* browser/: headless Chromium over the DevTools protocol on a pipe
+ * (browser.h). */
+#define _GNU_SOURCE
+#include "browser/browser.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <json-c/json.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "base/buf.h"
+#include "base/clock.h"
+
+/* A snapshot of a large page is tens of MB; past this much held from the
+ * pipe the answer is not read (BROWSER_EPROTO) rather than exhaust memory. */
+#define BROWSER_MAX_HELD ((size_t)512 << 20)
+/* How long a started chromium may take to answer its first command. */
+#define BROWSER_START_MS 15000.0
+/* Disposing of a page's context after a failure: past this the browser is
+ * taken as stuck and killed (the next load starts a fresh one). */
+#define BROWSER_DISPOSE_MS 800.0
+
+struct browser {
+    pid_t pid;       /* 0: not running; also its process group */
+    int fd;          /* our end of the socketpair (fds 3 and 4 in the child) */
+    int dead;        /* EOF or an error on fd: start again on the next load */
+    int reaped;      /* the browser process was reaped (its group may live on) */
+    int restarts;
+    int started;     /* a browser was started at least once */
+    char *dir;       /* --user-data-dir, removed on free and restart */
+    long next_id;
+    base_buf in;     /* bytes read from the pipe, not yet split */
+    size_t scanned;  /* of `in`, bytes known to hold no NUL */
+    struct page *page; /* the load in progress, for the event handlers */
+    int trace;       /* $GLANCE_BROWSER_TRACE: each message to stderr, cut short */
+};
+
+/* One message off the pipe: the spans of its top-level members in `raw`
+ * (not copied: the snapshot answer is spliced from here). */
+typedef struct msg {
+    const char *raw;
+    size_t len;
+    long id;          /* -1: an event */
+    char method[96];
+    char session[64];
+    const char *result; size_t result_len;
+    const char *error; size_t error_len;
+    const char *params; size_t params_len;
+} msg;
+
+/* The state of one load, which the event handlers update. */
+typedef struct page {
+    const browser_opts *o;
+    browser_fetch_fn fetch;
+    void *ud;
+    char ctx[64], target[64], session[64];
+    int navigating;   /* Page.navigate was sent */
+    int committed;    /* the main frame committed the page's document */
+    char *url;        /* the committed document's URL */
+    int load_fired;
+    double load_at, last_request_at;
+    int requests, refused;
+    int crashed;
+    char crash_why[128];
+} page;
+
+/* ---- small tools ---- */
+
+static void why_set(char *why, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void why_set(char *why, size_t cap, const char *fmt, ...)
+{
+    if (!why || !cap)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, cap, fmt, ap);
+    va_end(ap);
+}
+
+const char *browser_status_name(browser_status s)
+{
+    switch (s) {
+    case BROWSER_OK: return "ok";
+    case BROWSER_ENOMEM: return "out of memory";
+    case BROWSER_ENOTFOUND: return "no chromium executable";
+    case BROWSER_ESTART: return "chromium did not start";
+    case BROWSER_ETIME: return "over the time budget";
+    case BROWSER_ECRASH: return "chromium or the page crashed";
+    case BROWSER_EPROTO: return "protocol error";
+    }
+    return "?";
+}
+
+/* A JSON string literal of `s` (n bytes) appended to `b`. */
+static void put_jstr(base_buf *b, const char *s, size_t n)
+{
+    base_buf_putc(b, '"');
+    size_t from = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c != '"' && c != '\\')
+            continue;
+        base_buf_add(b, s + from, i - from);
+        if (c == '"' || c == '\\') {
+            base_buf_putc(b, '\\');
+            base_buf_putc(b, (char)c);
+        } else {
+            base_buf_printf(b, "\\u%04x", c);
+        }
+        from = i + 1;
+    }
+    base_buf_add(b, s + from, n - from);
+    base_buf_putc(b, '"');
+}
+
+static void put_base64(base_buf *b, const unsigned char *p, size_t n)
+{
+    static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    if (base_buf_reserve(b, (n + 2) / 3 * 4) < 0)
+        return;
+    char *o = b->data + b->len;
+    size_t i = 0;
+    for (; i + 2 < n; i += 3) {
+        unsigned v = (unsigned)p[i] << 16 | (unsigned)p[i + 1] << 8 | p[i + 2];
+        *o++ = tab[v >> 18];
+        *o++ = tab[v >> 12 & 63];
+        *o++ = tab[v >> 6 & 63];
+        *o++ = tab[v & 63];
+    }
+    if (i < n) {
+        unsigned v = (unsigned)p[i] << 16 | (i + 1 < n ? (unsigned)p[i + 1] << 8 : 0);
+        *o++ = tab[v >> 18];
+        *o++ = tab[v >> 12 & 63];
+        *o++ = i + 1 < n ? tab[v >> 6 & 63] : '=';
+        *o++ = '=';
+    }
+    b->len = (size_t)(o - b->data);
+    b->data[b->len] = 0;
+}
+
+/* Decodes base64 text (a JSON string's contents: `\/` escapes skipped);
+ * malloc'd, NULL when out of memory. */
+static unsigned char *base64_decode(const char *s, size_t n, size_t *out_len)
+{
+    unsigned char *o = malloc(n / 4 * 3 + 3);
+    if (!o)
+        return NULL;
+    size_t k = 0;
+    unsigned v = 0;
+    int bits = 0;
+    for (size_t i = 0; i < n; i++) {
+        int c = (unsigned char)s[i], d;
+        if (c >= 'A' && c <= 'Z') d = c - 'A';
+        else if (c >= 'a' && c <= 'z') d = c - 'a' + 26;
+        else if (c >= '0' && c <= '9') d = c - '0' + 52;
+        else if (c == '+') d = 62;
+        else if (c == '/') d = 63;
+        else continue; /* '=', '\\' of "\/", white space */
+        v = v << 6 | (unsigned)d;
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            o[k++] = (unsigned char)(v >> bits);
+        }
+    }
+    *out_len = k;
+    return o;
+}
+
+/* Skips white space. */
+static const char *ws(const char *p, const char *e)
+{
+    while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+        p++;
+    return p;
+}
+
+/* Past one JSON string starting at its quote; NULL when unterminated. */
+static const char *skip_string(const char *p, const char *e)
+{
+    for (p++; p < e; p++) {
+        if (*p == '\\')
+            p++;
+        else if (*p == '"')
+            return p + 1;
+    }
+    return NULL;
+}
+
+/* Past one JSON value, without building it: the snapshot answer is many MB
+ * and is spliced, not parsed. Structure only; json-c parses what we read. */
+static const char *skip_value(const char *p, const char *e)
+{
+    p = ws(p, e);
+    if (p >= e)
+        return NULL;
+    if (*p == '"')
+        return skip_string(p, e);
+    if (*p == '{' || *p == '[') {
+        long depth = 0;
+        for (; p < e; p++) {
+            if (*p == '"') {
+                p = skip_string(p, e);
+                if (!p)
+                    return NULL;
+                p--;
+            } else if (*p == '{' || *p == '[') {
+                depth++;
+            } else if (*p == '}' || *p == ']') {
+                if (--depth == 0)
+                    return p + 1;
+            }
+        }
+        return NULL;
+    }
+    while (p < e && *p != ',' && *p != '}' && *p != ']' && *p != ' ' && *p != '\n')
+        p++;
+    return p;
+}
+
+/* Splits one message into its top-level members. 0, or -1 when it is not a
+ * JSON object. */
+static int msg_split(msg *m, const char *raw, size_t len)
+{
+    memset(m, 0, sizeof *m);
+    m->raw = raw;
+    m->len = len;
+    m->id = -1;
+    const char *p = raw, *e = raw + len;
+    p = ws(p, e);
+    if (p >= e || *p != '{')
+        return -1;
+    p = ws(p + 1, e);
+    if (p < e && *p == '}')
+        return 0;
+    for (;;) {
+        if (p >= e || *p != '"')
+            return -1;
+        const char *k = p + 1, *ke = skip_string(p, e);
+        if (!ke)
+            return -1;
+        size_t kn = (size_t)(ke - 1 - k);
+        p = ws(ke, e);
+        if (p >= e || *p != ':')
+            return -1;
+        const char *v = ws(p + 1, e), *ve = skip_value(v, e);
+        if (!ve)
+            return -1;
+        size_t vn = (size_t)(ve - v);
+#define KEY(s) (kn == sizeof(s) - 1 && memcmp(k, s, kn) == 0)
+        if (KEY("id")) {
+            m->id = strtol(v, NULL, 10);
+        } else if ((KEY("method") || KEY("sessionId")) && vn >= 2 && *v == '"') {
+            char *dst = KEY("method") ? m->method : m->session;
+            size_t cap = KEY("method") ? sizeof m->method : sizeof m->session;
+            size_t n = vn - 2 < cap - 1 ? vn - 2 : cap - 1;
+            memcpy(dst, v + 1, n);
+            dst[n] = 0;
+        } else if (KEY("result")) {
+            m->result = v, m->result_len = vn;
+        } else if (KEY("error")) {
+            m->error = v, m->error_len = vn;
+        } else if (KEY("params")) {
+            m->params = v, m->params_len = vn;
+        }
+#undef KEY
+        p = ws(ve, e);
+        if (p < e && *p == ',') {
+            p = ws(p + 1, e);
+            continue;
+        }
+        if (p < e && *p == '}')
+            return 0;
+        return -1;
+    }
+}
+
+static json_object *parse_span(const char *p, size_t n)
+{
+    if (!p || n > INT_MAX)
+        return NULL;
+    json_tokener *tok = json_tokener_new_ex(64);
+    if (!tok)
+        return NULL;
+    json_object *o = json_tokener_parse_ex(tok, p, (int)n);
+    if (json_tokener_get_error(tok) != json_tokener_success) {
+        json_object_put(o);
+        o = NULL;
+    }
+    json_tokener_free(tok);
+    return o;
+}
+
+static const char *jstr(json_object *o, const char *key)
+{
+    json_object *v;
+    if (!o || !json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
+        return NULL;
+    return json_object_get_string(v);
+}
+
+static json_object *jobj(json_object *o, const char *key)
+{
+    json_object *v;
+    return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
+}
+
+/* ---- the process ---- */
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    remove(path);
+    return 0;
+}
+
+static void rm_tree(const char *dir)
+{
+    if (dir && *dir)
+        nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static int executable(const char *path)
+{
+    struct stat st;
+    return path && stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+const char *browser_find(char *buf, size_t cap)
+{
+    const char *env = getenv("GLANCE_CHROMIUM");
+    if (env && *env) {
+        if (!executable(env) || strlen(env) >= cap)
+            return NULL;
+        memcpy(buf, env, strlen(env) + 1);
+        return buf;
+    }
+    static const char *const names[] = {"chromium", "chromium-browser", "google-chrome"};
+    const char *path = getenv("PATH");
+    if (!path || !*path)
+        path = "/usr/local/bin:/usr/bin:/bin";
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        for (const char *p = path; *p;) {
+            const char *c = strchr(p, ':');
+            size_t n = c ? (size_t)(c - p) : strlen(p);
+            if (n && n + 1 + strlen(names[i]) < cap) {
+                snprintf(buf, cap, "%.*s/%s", (int)n, p, names[i]);
+                if (executable(buf))
+                    return buf;
+            }
+            p += n + (c ? 1 : 0);
+        }
+    }
+    return NULL;
+}
+
+/* Kills the process group and reaps the browser; closes the pipe. */
+static void browser_stop(browser *b)
+{
+    if (b->pid > 0) {
+        kill(-b->pid, SIGKILL);
+        if (!b->reaped) {
+            kill(b->pid, SIGKILL); /* in case setpgid had not happened yet */
+            while (waitpid(b->pid, NULL, 0) < 0 && errno == EINTR)
+                ;
+        }
+        /* Its other processes (zygote, renderers) are children of the
+         * browser, not ours: they were killed with the group and are reaped
+         * by init. */
+    }
+    b->pid = 0;
+    b->reaped = 0;
+    if (b->fd >= 0)
+        close(b->fd);
+    b->fd = -1;
+    b->dead = 0;
+    base_buf_reset(&b->in);
+    b->scanned = 0;
+    if (b->dir) {
+        rm_tree(b->dir);
+        free(b->dir);
+        b->dir = NULL;
+    }
+}
+
+browser *browser_new(void)
+{
+    browser *b = calloc(1, sizeof *b);
+    if (!b)
+        return NULL;
+    b->fd = -1;
+    b->next_id = 1;
+    const char *t = getenv("GLANCE_BROWSER_TRACE");
+    b->trace = t && *t && strcmp(t, "0") != 0;
+    return b;
+}
+
+void browser_free(browser *b)
+{
+    if (!b)
+        return;
+    browser_stop(b);
+    base_buf_free(&b->in);
+    free(b);
+}
+
+int browser_restarts(const browser *b)
+{
+    return b ? b->restarts : 0;
+}
+
+pid_t browser_pid(const browser *b)
+{
+    return b ? b->pid : 0;
+}
+
+const char *browser_profile(const browser *b)
+{
+    return b && b->pid ? b->dir : NULL;
+}
+
+/* 1 when the browser process has ended (reaped here), else 0. */
+static int browser_exited(browser *b)
+{
+    if (b->pid <= 0)
+        return 1;
+    int st;
+    pid_t r = waitpid(b->pid, &st, WNOHANG);
+    if (r == b->pid || (r < 0 && errno == ECHILD)) {
+        b->reaped = 1;
+        return 1;
+    }
+    return 0;
+}
+
+static browser_status send_cmd(browser *b, const char *session, const char *method, const char *params, long *id,
+                               double deadline, char *why, size_t cap);
+static browser_status wait_answer(browser *b, long id, double deadline, msg *out, char **raw, char *why, size_t cap);
+
+static browser_status browser_start(browser *b, const browser_opts *o, double deadline, char *why, size_t cap)
+{
+    char exe[PATH_MAX];
+    const char *path = o && o->executable ? o->executable : browser_find(exe, sizeof exe);
+    if (!path || !executable(path)) {
+        why_set(why, cap, "no chromium executable (set GLANCE_CHROMIUM or install chromium)");
+        return BROWSER_ENOTFOUND;
+    }
+    char tmpl[] = "/tmp/glance-chromium-XXXXXX";
+    const char *tmp = getenv("TMPDIR");
+    base_buf d = BASE_BUF_INIT;
+    base_buf_printf(&d, "%s/glance-chromium-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    char *dir = base_buf_take(&d, NULL);
+    if (!dir)
+        return BROWSER_ENOMEM;
+    if (!mkdtemp(dir)) {
+        why_set(why, cap, "mkdtemp %s: %s", dir, strerror(errno));
+        free(dir);
+        return BROWSER_ESTART;
+    }
+    (void)tmpl;
+    b->dir = dir;
+
+    /* The command line, built before the fork: the child only execs. */
+    base_buf udd = BASE_BUF_INIT;
+    base_buf_printf(&udd, "--user-data-dir=%s", dir);
+    char *udd_s = base_buf_take(&udd, NULL);
+    if (!udd_s) {
+        browser_stop(b);
+        return BROWSER_ENOMEM;
+    }
+    const char *argv[] = {
+        path,
+        "--headless",
+        "--remote-debugging-pipe",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--no-first-run",
+        "--no-default-browser-check",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-extensions",
+        "--disable-default-apps",
+        "--mute-audio",
+        "--hide-scrollbars",
+        "--disable-dev-shm-usage",
+        "--disable-breakpad",
+        "--disable-crash-reporter",
+        "--disable-domain-reliability",
+        "--disable-client-side-phishing-detection",
+        "--disable-background-timer-throttling",
+        "--disable-renderer-backgrounding",
+        "--disable-backgrounding-occluded-windows",
+        "--metrics-recording-only",
+        "--password-store=basic",
+        "--use-mock-keychain",
+        /* Frames in the page's renderer, so that the page's Fetch
+         * interception sees its subframes' requests. */
+        "--disable-features=IsolateOrigins,site-per-process,Translate,MediaRouter,OptimizationHints,"
+        "AutofillServerCommunication,InterestFeedContentSuggestions,CertificateTransparencyComponentUpdater",
+        "--disable-site-isolation-trials",
+        /* The second wall: whatever interception misses (WebSockets, a
+         * popup's requests) goes to a proxy that refuses at once, loopback
+         * too (<-loopback>), and no name resolves. */
+        "--proxy-server=socks5://0.0.0.0:1",
+        "--proxy-bypass-list=<-loopback>",
+        "--host-resolver-rules=MAP * ~NOTFOUND",
+        /* An allocating page dies fast (a crash of the page, not of us). */
+        "--js-flags=--max-old-space-size=512",
+        udd_s,
+        "about:blank",
+        NULL,
+    };
+
+    /* One socketpair for both directions: Chromium reads fd 3 and writes
+     * fd 4 with read(2)/write(2), which a socket serves as a pipe would,
+     * and our writes can then say MSG_NOSIGNAL instead of touching the
+     * process's SIGPIPE. */
+    int sv[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
+        why_set(why, cap, "socketpair: %s", strerror(errno));
+        free(udd_s);
+        browser_stop(b);
+        return BROWSER_ESTART;
+    }
+    int logfd = -1;
+    const char *log = getenv("GLANCE_BROWSER_LOG");
+    if (log && *log)
+        logfd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid == 0) {
+        setpgid(0, 0);
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent) /* the parent ended before the line above */
+            _exit(127);
+        int nul = open("/dev/null", O_RDWR);
+        /* sv[1] may itself be 3 or 4: move it out of the way first. */
+        int s = fcntl(sv[1], F_DUPFD, 10);
+        int lf = logfd >= 0 ? fcntl(logfd, F_DUPFD, 10) : -1;
+        if (nul < 0 || s < 0)
+            _exit(127);
+        dup2(nul, 0);
+        dup2(nul, 1);
+        dup2(lf >= 0 ? lf : nul, 2);
+        dup2(s, 3);
+        dup2(s, 4);
+        closefrom(5);
+        execv(path, (char *const *)argv);
+        _exit(127);
+    }
+    int err = errno;
+    if (logfd >= 0)
+        close(logfd);
+    close(sv[1]);
+    free(udd_s);
+    if (pid < 0) {
+        close(sv[0]);
+        why_set(why, cap, "fork: %s", strerror(err));
+        browser_stop(b);
+        return BROWSER_ESTART;
+    }
+    setpgid(pid, pid); /* also here: no race with our first kill(-pgid) */
+    b->pid = pid;
+    b->fd = sv[0];
+    fcntl(b->fd, F_SETFL, fcntl(b->fd, F_GETFL) | O_NONBLOCK);
+    b->dead = 0;
+    b->started++;
+
+    /* It answers once it is up. */
+    double dl = base_now_ms() + BROWSER_START_MS;
+    if (deadline > 0 && deadline < dl)
+        dl = deadline;
+    long id;
+    msg m;
+    char *raw = NULL;
+    browser_status st = send_cmd(b, NULL, "Target.setDiscoverTargets", "{\"discover\":true}", &id, dl, why, cap);
+    if (st == BROWSER_OK)
+        st = wait_answer(b, id, dl, &m, &raw, why, cap);
+    free(raw);
+    raw = NULL;
+    if (st == BROWSER_OK) {
+        st = send_cmd(b, NULL, "Browser.setDownloadBehavior", "{\"behavior\":\"deny\"}", &id, dl, why, cap);
+        if (st == BROWSER_OK)
+            st = wait_answer(b, id, dl, &m, &raw, why, cap);
+        free(raw);
+    }
+    if (st != BROWSER_OK) {
+        char w[200];
+        snprintf(w, sizeof w, "%s", why && cap ? why : "");
+        why_set(why, cap, "chromium did not answer: %s", w);
+        browser_stop(b);
+        return st == BROWSER_ENOMEM ? st : BROWSER_ESTART;
+    }
+    return BROWSER_OK;
+}
+
+/* ---- the pipe ---- */
+
+static browser_status send_raw(browser *b, const char *p, size_t n, double deadline, char *why, size_t cap)
+{
+    while (n) {
+        ssize_t w = send(b->fd, p, n, MSG_NOSIGNAL);
+        if (w > 0) {
+            p += w;
+            n -= (size_t)w;
+            continue;
+        }
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            double left = deadline - base_now_ms();
+            if (left <= 0) {
+                why_set(why, cap, "chromium does not read its pipe");
+                return BROWSER_ETIME;
+            }
+            struct pollfd pf = {b->fd, POLLOUT, 0};
+            poll(&pf, 1, left > 100 ? 100 : (int)left + 1);
+            continue;
+        }
+        b->dead = 1;
+        why_set(why, cap, "chromium's pipe is closed: %s", strerror(errno));
+        return BROWSER_ECRASH;
+    }
+    return BROWSER_OK;
+}
+
+/* Sends a command; `params` a JSON object's text or NULL. */
+static browser_status send_cmd(browser *b, const char *session, const char *method, const char *params, long *id,
+                               double deadline, char *why, size_t cap)
+{
+    base_buf c = BASE_BUF_INIT;
+    long n = b->next_id++;
+    base_buf_printf(&c, "{\"id\":%ld,\"method\":\"%s\"", n, method);
+    if (session && *session)
+        base_buf_printf(&c, ",\"sessionId\":\"%s\"", session);
+    if (params)
+        base_buf_printf(&c, ",\"params\":%s", params);
+    base_buf_putc(&c, '}');
+    base_buf_add(&c, "", 1); /* the NUL that ends a message */
+    if (c.oom) {
+        base_buf_free(&c);
+        return BROWSER_ENOMEM;
+    }
+    if (b->trace)
+        fprintf(stderr, "browser -> %.*s\n", (int)(c.len < 300 ? c.len : 300), c.data);
+    browser_status st = send_raw(b, c.data, c.len, deadline, why, cap);
+    base_buf_free(&c);
+    if (id)
+        *id = n;
+    return st;
+}
+
+/* Sends a command built in `c` (its params object, without the envelope). */
+static browser_status send_built(browser *b, const char *session, const char *method, base_buf *params,
+                                 double deadline, char *why, size_t cap)
+{
+    if (params->oom) {
+        base_buf_free(params);
+        return BROWSER_ENOMEM;
+    }
+    browser_status st = send_cmd(b, session, method, params->data, NULL, deadline, why, cap);
+    base_buf_free(params);
+    return st;
+}
+
+static void handle_event(browser *b, const msg *m);
+
+/* Reads until the answer to command `id` (or, with id < 0, until the
+ * deadline: events only). Events are handled as they come. The answer's
+ * bytes are moved to *raw (malloc'd; m's spans point into it). */
+static browser_status wait_answer(browser *b, long id, double deadline, msg *out, char **raw, char *why, size_t cap)
+{
+    int handled = 0;
+    for (;;) {
+        /* Whole messages already in the buffer first. */
+        char *nul = b->in.len > b->scanned ? memchr(b->in.data + b->scanned, 0, b->in.len - b->scanned) : NULL;
+        if (nul) {
+            size_t n = (size_t)(nul - b->in.data);
+            msg m;
+            if (b->trace)
+                fprintf(stderr, "browser <- %.*s\n", (int)(n < 300 ? n : 300), b->in.data);
+            if (msg_split(&m, b->in.data, n) < 0) {
+                why_set(why, cap, "a message from chromium that is not JSON (%zu bytes)", n);
+                return BROWSER_EPROTO;
+            }
+            if (m.id >= 0 && m.id == id) {
+                /* Hand the bytes over: the snapshot is not copied. */
+                char *rest = NULL;
+                size_t rest_n = b->in.len - n - 1;
+                if (rest_n) {
+                    rest = malloc(rest_n);
+                    if (!rest)
+                        return BROWSER_ENOMEM;
+                    memcpy(rest, nul + 1, rest_n);
+                }
+                char *mine = b->in.data;
+                b->in.data = NULL;
+                b->in.len = b->in.cap = 0;
+                b->scanned = 0;
+                if (rest_n)
+                    base_buf_add(&b->in, rest, rest_n);
+                free(rest);
+                if (b->in.oom) {
+                    free(mine);
+                    return BROWSER_ENOMEM;
+                }
+                msg_split(&m, mine, n);
+                *out = m;
+                *raw = mine;
+                if (m.error) {
+                    why_set(why, cap, "%.*s", (int)(m.error_len < 200 ? m.error_len : 200), m.error);
+                    return BROWSER_EPROTO;
+                }
+                return BROWSER_OK;
+            }
+            if (m.id < 0) {
+                handle_event(b, &m);
+                handled++;
+            }
+            /* Answers to commands we did not wait for (fulfilments) are
+             * dropped. */
+            size_t rest_n = b->in.len - n - 1;
+            memmove(b->in.data, nul + 1, rest_n);
+            b->in.len = rest_n;
+            b->in.data[rest_n] = 0;
+            b->scanned = 0;
+            continue;
+        }
+        b->scanned = b->in.len;
+        if (id < 0 && handled)
+            return BROWSER_OK; /* the caller looks at what the events changed */
+        if (b->dead) {
+            why_set(why, cap, "chromium closed its pipe (it died)");
+            return BROWSER_ECRASH;
+        }
+        double left = deadline - base_now_ms();
+        if (left <= 0) {
+            if (id < 0)
+                return BROWSER_OK;
+            why_set(why, cap, "chromium did not answer in time");
+            return BROWSER_ETIME;
+        }
+        struct pollfd pf = {b->fd, POLLIN, 0};
+        int r = poll(&pf, 1, left > 1000 ? 1000 : (int)left + 1);
+        if (r < 0 && errno != EINTR) {
+            why_set(why, cap, "poll: %s", strerror(errno));
+            return BROWSER_EPROTO;
+        }
+        if (r <= 0)
+            continue;
+        if (b->in.len > BROWSER_MAX_HELD) {
+            why_set(why, cap, "a message from chromium of more than %zu MB", BROWSER_MAX_HELD >> 20);
+            return BROWSER_EPROTO;
+        }
+        size_t want = b->in.len < (1u << 20) ? (256u << 10) : b->in.len / 2;
+        if (base_buf_reserve(&b->in, want) < 0)
+            return BROWSER_ENOMEM;
+        ssize_t got = read(b->fd, b->in.data + b->in.len, b->in.cap - b->in.len - 1);
+        if (got > 0) {
+            b->in.len += (size_t)got;
+            b->in.data[b->in.len] = 0;
+        } else if (got == 0 || (errno != EAGAIN && errno != EINTR && errno != EWOULDBLOCK)) {
+            b->dead = 1;
+        }
+    }
+}
+
+/* Sends a command and waits for its answer; the answer's parsed result in
+ * *result when not NULL (json_object_put it). */
+static browser_status call(browser *b, const char *session, const char *method, const char *params, double deadline,
+                           json_object **result, char *why, size_t cap)
+{
+    long id;
+    browser_status st = send_cmd(b, session, method, params, &id, deadline, why, cap);
+    if (st != BROWSER_OK)
+        return st;
+    msg m;
+    char *raw = NULL;
+    st = wait_answer(b, id, deadline, &m, &raw, why, cap);
+    if (st == BROWSER_EPROTO && raw) {
+        char w[256];
+        snprintf(w, sizeof w, "%s: %s", method, why && cap ? why : "");
+        why_set(why, cap, "%s", w);
+    }
+    if (st == BROWSER_OK && result) {
+        *result = parse_span(m.result, m.result_len);
+        if (!*result) {
+            why_set(why, cap, "%s: an answer that is not JSON", method);
+            st = BROWSER_EPROTO;
+        }
+    }
+    free(raw);
+    return st;
+}
+
+/* ---- events ---- */
+
+static void fail_request(browser *b, page *pg, const char *rid, const char *reason)
+{
+    base_buf p = BASE_BUF_INIT;
+    base_buf_puts(&p, "{\"requestId\":");
+    put_jstr(&p, rid, strlen(rid));
+    base_buf_printf(&p, ",\"errorReason\":\"%s\"}", reason);
+    send_built(b, pg->session, "Fetch.failRequest", &p, base_now_ms() + 2000, NULL, 0);
+}
+
+static void on_request(browser *b, page *pg, json_object *params)
+{
+    const char *rid = jstr(params, "requestId");
+    json_object *req = jobj(params, "request");
+    const char *url = jstr(req, "url"), *method = jstr(req, "method");
+    const char *type = jstr(params, "resourceType"), *frame = jstr(params, "frameId");
+    if (!rid)
+        return;
+    pg->last_request_at = base_now_ms();
+    pg->requests++;
+    int is_main = type && strcmp(type, "Document") == 0 && frame && strcmp(frame, pg->target) == 0;
+    if (is_main && pg->committed) {
+        /* A navigation away from the committed document (a location loop,
+         * a meta refresh): aborted, which commits no error page, so the
+         * first document stays to be captured. */
+        pg->refused++;
+        fail_request(b, pg, rid, "Aborted");
+        return;
+    }
+    if (pg->o->max_requests > 0 && pg->requests > pg->o->max_requests) {
+        pg->refused++;
+        fail_request(b, pg, rid, "BlockedByClient");
+        return;
+    }
+    browser_request rq = {url ? url : "", method ? method : "GET", type ? type : "Other", is_main};
+    browser_response out;
+    memset(&out, 0, sizeof out);
+    if (pg->fetch)
+        pg->fetch(pg->ud, &rq, &out);
+    if (out.status <= 0) {
+        pg->refused++;
+        fail_request(b, pg, rid, "BlockedByClient");
+        return;
+    }
+    base_buf p = BASE_BUF_INIT;
+    base_buf_puts(&p, "{\"requestId\":");
+    put_jstr(&p, rid, strlen(rid));
+    base_buf_printf(&p, ",\"responseCode\":%d,\"responseHeaders\":[", out.status);
+    int first = 1;
+    if (out.content_type) {
+        base_buf_puts(&p, "{\"name\":\"Content-Type\",\"value\":");
+        put_jstr(&p, out.content_type, strlen(out.content_type));
+        base_buf_putc(&p, '}');
+        first = 0;
+    }
+    if (out.location) {
+        base_buf_puts(&p, first ? "" : ",");
+        base_buf_puts(&p, "{\"name\":\"Location\",\"value\":");
+        put_jstr(&p, out.location, strlen(out.location));
+        base_buf_putc(&p, '}');
+    }
+    base_buf_puts(&p, "],\"body\":\"");
+    if (out.body && out.len)
+        put_base64(&p, (const unsigned char *)out.body, out.len);
+    base_buf_puts(&p, "\"}");
+    send_built(b, pg->session, "Fetch.fulfillRequest", &p, base_now_ms() + 5000, NULL, 0);
+}
+
+static void handle_event(browser *b, const msg *m)
+{
+    page *pg = b->page;
+    if (!pg)
+        return;
+    int mine = pg->session[0] && strcmp(m->session, pg->session) == 0;
+    const char *ev = m->method;
+    if (mine && strcmp(ev, "Fetch.requestPaused") == 0) {
+        json_object *p = parse_span(m->params, m->params_len);
+        on_request(b, pg, p);
+        json_object_put(p);
+    } else if (mine && strcmp(ev, "Page.frameNavigated") == 0) {
+        json_object *p = parse_span(m->params, m->params_len);
+        json_object *f = jobj(p, "frame");
+        const char *url = jstr(f, "url");
+        if (f && !jobj(f, "parentId") && pg->navigating && url) {
+            pg->committed = 1;
+            free(pg->url);
+            pg->url = strdup(url);
+        }
+        json_object_put(p);
+    } else if (mine && strcmp(ev, "Page.loadEventFired") == 0) {
+        if (pg->committed && !pg->load_fired) {
+            pg->load_fired = 1;
+            pg->load_at = base_now_ms();
+        }
+    } else if (mine && strcmp(ev, "Page.javascriptDialogOpening") == 0) {
+        json_object *p = parse_span(m->params, m->params_len);
+        const char *type = jstr(p, "type");
+        /* beforeunload accepted, so that a navigation does not wait on it. */
+        int accept = type && strcmp(type, "beforeunload") == 0;
+        send_cmd(b, pg->session, "Page.handleJavaScriptDialog", accept ? "{\"accept\":true}" : "{\"accept\":false}",
+                 NULL, base_now_ms() + 2000, NULL, 0);
+        json_object_put(p);
+    } else if ((mine && strcmp(ev, "Inspector.targetCrashed") == 0)) {
+        pg->crashed = 1;
+        snprintf(pg->crash_why, sizeof pg->crash_why, "the page's renderer crashed");
+    } else if (strcmp(ev, "Target.targetCrashed") == 0) {
+        json_object *p = parse_span(m->params, m->params_len);
+        const char *t = jstr(p, "targetId");
+        if (t && strcmp(t, pg->target) == 0) {
+            pg->crashed = 1;
+            snprintf(pg->crash_why, sizeof pg->crash_why, "the page's renderer crashed (%s, %s)",
+                     jstr(p, "status") ? jstr(p, "status") : "?", jstr(p, "errorCode") ? "code" : "");
+        }
+        json_object_put(p);
+    } else if (strcmp(ev, "Target.targetCreated") == 0) {
+        json_object *p = parse_span(m->params, m->params_len);
+        json_object *ti = jobj(p, "targetInfo");
+        const char *t = jstr(ti, "targetId"), *type = jstr(ti, "type"), *ctx = jstr(ti, "browserContextId");
+        /* A window the page opened: closed at once (its requests would not
+         * pass through the page's interception). */
+        if (t && type && ctx && pg->target[0] && strcmp(t, pg->target) != 0 && strcmp(ctx, pg->ctx) == 0 &&
+            strcmp(type, "page") == 0) {
+            base_buf q = BASE_BUF_INIT;
+            base_buf_puts(&q, "{\"targetId\":");
+            put_jstr(&q, t, strlen(t));
+            base_buf_putc(&q, '}');
+            send_built(b, NULL, "Target.closeTarget", &q, base_now_ms() + 2000, NULL, 0);
+        }
+        json_object_put(p);
+    } else if (strcmp(ev, "Target.detachedFromTarget") == 0) {
+        json_object *p = parse_span(m->params, m->params_len);
+        const char *s = jstr(p, "sessionId");
+        if (s && strcmp(s, pg->session) == 0 && !pg->crashed) {
+            pg->crashed = 1;
+            snprintf(pg->crash_why, sizeof pg->crash_why, "the page was detached (closed or crashed)");
+        }
+        json_object_put(p);
+    }
+}
+
+/* ---- a load ---- */
+
+static const char *const default_styles[] = {"display", "visibility", "position", "font-size", "font-weight",
+                                             "white-space", "overflow-x", "overflow-y", "opacity", NULL};
+
+/* Starts the browser when it is not running or died. */
+static browser_status ensure_started(browser *b, const browser_opts *o, double deadline, double *start_ms,
+                                     char *why, size_t cap)
+{
+    if (b->pid != 0 && (b->dead || browser_exited(b))) {
+        browser_stop(b);
+        b->restarts++;
+    }
+    if (b->pid > 0)
+        return BROWSER_OK;
+    double t = base_now_ms();
+    browser_status st = browser_start(b, o, deadline, why, cap);
+    if (start_ms)
+        *start_ms = base_now_ms() - t;
+    return st;
+}
+
+browser_status browser_version(browser *b, const browser_opts *o, char *buf, size_t cap)
+{
+    char why[256];
+    if (cap)
+        buf[0] = 0;
+    browser_status st = ensure_started(b, o, 0, NULL, why, sizeof why);
+    if (st != BROWSER_OK) {
+        snprintf(buf, cap, "%s", why);
+        return st;
+    }
+    json_object *r = NULL;
+    st = call(b, NULL, "Browser.getVersion", NULL, base_now_ms() + 5000, &r, why, sizeof why);
+    if (st == BROWSER_OK)
+        snprintf(buf, cap, "%s", jstr(r, "product") ? jstr(r, "product") : "");
+    else
+        snprintf(buf, cap, "%s", why);
+    json_object_put(r);
+    return st;
+}
+
+/* Ends a page: its context disposed of, its renderer gone with it. A
+ * browser that does not answer is killed (the next load starts one). */
+static void page_end(browser *b, page *pg)
+{
+    if (b->pid > 0 && !b->dead && pg->ctx[0]) {
+        char w[128];
+        base_buf p = BASE_BUF_INIT;
+        base_buf_puts(&p, "{\"browserContextId\":");
+        put_jstr(&p, pg->ctx, strlen(pg->ctx));
+        base_buf_putc(&p, '}');
+        browser_status st = BROWSER_ENOMEM;
+        if (!p.oom)
+            st = call(b, NULL, "Target.disposeBrowserContext", p.data, base_now_ms() + BROWSER_DISPOSE_MS, NULL, w,
+                      sizeof w);
+        base_buf_free(&p);
+        if (st == BROWSER_ETIME || st == BROWSER_ECRASH) {
+            browser_stop(b);
+            b->restarts++;
+        }
+    }
+    b->page = NULL;
+    free(pg->url);
+    pg->url = NULL;
+}
+
+static browser_status capture_png(browser *b, page *pg, double deadline, browser_capture *out, char *why, size_t cap)
+{
+    json_object *r = NULL;
+    browser_status st = call(b, pg->session, "Page.getLayoutMetrics", NULL, deadline, &r, why, cap);
+    if (st != BROWSER_OK)
+        return st;
+    json_object *cs = jobj(r, "cssContentSize");
+    double w = json_object_get_double(jobj(cs, "width")), h = json_object_get_double(jobj(cs, "height"));
+    json_object_put(r);
+    if (w < 1)
+        w = pg->o->window_w;
+    if (h < 1)
+        h = pg->o->window_h;
+    if (h > BROWSER_SHOT_MAX_H)
+        h = BROWSER_SHOT_MAX_H;
+    char params[256];
+    snprintf(params, sizeof params,
+             "{\"format\":\"png\",\"captureBeyondViewport\":true,\"clip\":{\"x\":0,\"y\":0,\"width\":%.0f,"
+             "\"height\":%.0f,\"scale\":1}}",
+             w, h);
+    long id;
+    st = send_cmd(b, pg->session, "Page.captureScreenshot", params, &id, deadline, why, cap);
+    if (st != BROWSER_OK)
+        return st;
+    msg m;
+    char *raw = NULL;
+    st = wait_answer(b, id, deadline, &m, &raw, why, cap);
+    if (st == BROWSER_OK) {
+        /* {"data":"..."}: the base64 read off the raw text, not parsed. */
+        const char *k = m.result ? memmem(m.result, m.result_len, "\"data\":\"", 8) : NULL;
+        if (!k) {
+            why_set(why, cap, "Page.captureScreenshot: no data");
+            st = BROWSER_EPROTO;
+        } else {
+            const char *s = k + 8, *e = skip_string(k + 7, m.result + m.result_len);
+            if (!e) {
+                st = BROWSER_EPROTO;
+            } else {
+                out->png = base64_decode(s, (size_t)(e - 1 - s), &out->png_len);
+                if (!out->png)
+                    st = BROWSER_ENOMEM;
+            }
+        }
+    }
+    free(raw);
+    return st;
+}
+
+static browser_status capture_snapshot(browser *b, page *pg, double deadline, browser_capture *out, char *why,
+                                       size_t cap)
+{
+    const browser_opts *o = pg->o;
+    base_buf p = BASE_BUF_INIT;
+    base_buf_puts(&p, "{\"computedStyles\":[");
+    const char *const *styles = o->computed_styles ? o->computed_styles : default_styles;
+    for (size_t i = 0; styles[i]; i++) {
+        if (i)
+            base_buf_putc(&p, ',');
+        put_jstr(&p, styles[i], strlen(styles[i]));
+    }
+    base_buf_puts(&p, "],\"includeDOMRects\":true,\"includePaintOrder\":false}");
+    if (p.oom) {
+        base_buf_free(&p);
+        return BROWSER_ENOMEM;
+    }
+    long id;
+    browser_status st = send_cmd(b, pg->session, "DOMSnapshot.captureSnapshot", p.data, &id, deadline, why, cap);
+    base_buf_free(&p);
+    if (st != BROWSER_OK)
+        return st;
+    msg m;
+    char *raw = NULL;
+    st = wait_answer(b, id, deadline, &m, &raw, why, cap);
+    if (st != BROWSER_OK) {
+        free(raw);
+        return st;
+    }
+    if (!m.result || m.result_len < 2 || m.result[0] != '{') {
+        free(raw);
+        why_set(why, cap, "DOMSnapshot.captureSnapshot: no result object");
+        return BROWSER_EPROTO;
+    }
+    /* The envelope around the result's own text, spliced, not parsed. */
+    base_buf e = BASE_BUF_INIT;
+    base_buf_reserve(&e, m.result_len + 512);
+    base_buf_puts(&e, "{\"glance_snapshot\":1,\"url\":");
+    const char *url = pg->url ? pg->url : "";
+    put_jstr(&e, url, strlen(url));
+    base_buf_printf(&e, ",\"window\":{\"width\":%d,\"height\":%d},\"scripts\":%s,\"snapshot\":", o->window_w,
+                    o->window_h, o->scripts ? "true" : "false");
+    base_buf_add(&e, m.result, m.result_len);
+    base_buf_putc(&e, '}');
+    free(raw);
+    out->snapshot = base_buf_take(&e, &out->snapshot_len);
+    return out->snapshot ? BROWSER_OK : BROWSER_ENOMEM;
+}
+
+/* The snapshot is tried at this share of the budget when the load event
+ * has not come (a page kept busy): a page half loaded beats none. */
+#define BROWSER_LATE_SHARE 0.8
+
+browser_status browser_load(browser *b, const browser_opts *oin, const char *url, browser_fetch_fn fetch, void *ud,
+                            browser_capture *out, char *why, size_t cap)
+{
+    memset(out, 0, sizeof *out);
+    if (why && cap)
+        why[0] = 0;
+    browser_opts o = *oin;
+    if (o.window_w <= 0 || o.window_h <= 0)
+        o.window_w = 1280, o.window_h = 800;
+    if (o.budget_ms <= 0)
+        o.budget_ms = 10000;
+    if (o.quiet_ms < 0)
+        o.quiet_ms = 0;
+    double t0 = base_now_ms();
+    double deadline = t0 + (double)o.budget_ms;
+
+    browser_status st = ensure_started(b, &o, 0, &out->start_ms, why, cap);
+    if (st != BROWSER_OK)
+        return st;
+    /* The start is not the page's time: the budget counts from here. */
+    t0 = base_now_ms();
+    deadline = t0 + (double)o.budget_ms;
+
+    page pg;
+    memset(&pg, 0, sizeof pg);
+    pg.o = &o;
+    pg.fetch = fetch;
+    pg.ud = ud;
+    b->page = &pg;
+    json_object *r = NULL;
+    char params[512];
+
+    st = call(b, NULL, "Target.createBrowserContext", "{\"disposeOnDetach\":true}", deadline, &r, why, cap);
+    if (st != BROWSER_OK)
+        goto done;
+    snprintf(pg.ctx, sizeof pg.ctx, "%s", jstr(r, "browserContextId") ? jstr(r, "browserContextId") : "");
+    json_object_put(r);
+    r = NULL;
+    snprintf(params, sizeof params, "{\"url\":\"about:blank\",\"browserContextId\":\"%s\"}", pg.ctx);
+    st = call(b, NULL, "Target.createTarget", params, deadline, &r, why, cap);
+    if (st != BROWSER_OK)
+        goto done;
+    snprintf(pg.target, sizeof pg.target, "%s", jstr(r, "targetId") ? jstr(r, "targetId") : "");
+    json_object_put(r);
+    r = NULL;
+    snprintf(params, sizeof params, "{\"targetId\":\"%s\",\"flatten\":true}", pg.target);
+    st = call(b, NULL, "Target.attachToTarget", params, deadline, &r, why, cap);
+    if (st != BROWSER_OK)
+        goto done;
+    snprintf(pg.session, sizeof pg.session, "%s", jstr(r, "sessionId") ? jstr(r, "sessionId") : "");
+    json_object_put(r);
+    r = NULL;
+    if (!pg.ctx[0] || !pg.target[0] || !pg.session[0]) {
+        why_set(why, cap, "no browser context, target or session in chromium's answers");
+        st = BROWSER_EPROTO;
+        goto done;
+    }
+    const char *s = pg.session;
+    snprintf(params, sizeof params,
+             "{\"width\":%d,\"height\":%d,\"deviceScaleFactor\":1,\"mobile\":false}", o.window_w, o.window_h);
+    if ((st = call(b, s, "Inspector.enable", NULL, deadline, NULL, why, cap)) != BROWSER_OK ||
+        (st = call(b, s, "Page.enable", NULL, deadline, NULL, why, cap)) != BROWSER_OK ||
+        (st = call(b, s, "Fetch.enable", "{\"patterns\":[{\"urlPattern\":\"*\",\"requestStage\":\"Request\"}]}",
+                   deadline, NULL, why, cap)) != BROWSER_OK ||
+        (st = call(b, s, "Emulation.setDeviceMetricsOverride", params, deadline, NULL, why, cap)) != BROWSER_OK)
+        goto done;
+    if (!o.scripts &&
+        (st = call(b, s, "Emulation.setScriptExecutionDisabled", "{\"value\":true}", deadline, NULL, why, cap)) !=
+            BROWSER_OK)
+        goto done;
+
+    /* The navigation: its requests come as events while we wait for the
+     * answer, which comes once it commits or fails. */
+    {
+        base_buf p = BASE_BUF_INIT;
+        base_buf_puts(&p, "{\"url\":");
+        put_jstr(&p, url, strlen(url));
+        base_buf_putc(&p, '}');
+        if (p.oom) {
+            base_buf_free(&p);
+            st = BROWSER_ENOMEM;
+            goto done;
+        }
+        pg.navigating = 1;
+        st = call(b, s, "Page.navigate", p.data, deadline, &r, why, cap);
+        base_buf_free(&p);
+        if (st != BROWSER_OK)
+            goto done;
+        const char *err = jstr(r, "errorText");
+        if (err && *err) {
+            why_set(why, cap, "the navigation failed: %s", err);
+            st = BROWSER_EPROTO;
+            goto done;
+        }
+        json_object_put(r);
+        r = NULL;
+    }
+
+    /* The wait: the load event, then quiet_ms without a request. */
+    double late = t0 + BROWSER_LATE_SHARE * (double)o.budget_ms;
+    for (;;) {
+        if (pg.crashed) {
+            why_set(why, cap, "%s", pg.crash_why);
+            st = BROWSER_ECRASH;
+            goto done;
+        }
+        double now = base_now_ms();
+        if (pg.load_fired) {
+            double since = pg.load_at > pg.last_request_at ? pg.load_at : pg.last_request_at;
+            if (now - since >= (double)o.quiet_ms)
+                break;
+        }
+        if (now >= late && pg.committed)
+            break;
+        if (now >= deadline) {
+            why_set(why, cap, "no document committed within the budget of %ld ms", o.budget_ms);
+            st = BROWSER_ETIME;
+            goto done;
+        }
+        double until = late;
+        if (pg.load_fired) {
+            double since = pg.load_at > pg.last_request_at ? pg.load_at : pg.last_request_at;
+            if (since + (double)o.quiet_ms < until)
+                until = since + (double)o.quiet_ms;
+        }
+        if (until <= now)
+            until = now + 5;
+        if (until > deadline)
+            until = deadline;
+        msg m;
+        st = wait_answer(b, -1, until, &m, NULL, why, cap);
+        if (st != BROWSER_OK)
+            goto done;
+    }
+    out->load_ms = base_now_ms() - t0;
+
+    double ts = base_now_ms();
+    st = capture_snapshot(b, &pg, deadline, out, why, cap);
+    if (st == BROWSER_ETIME)
+        why_set(why, cap, "the page did not answer the snapshot within the budget of %ld ms (a busy script?)",
+                o.budget_ms);
+    out->snapshot_ms = base_now_ms() - ts;
+    if (st == BROWSER_OK && o.screenshot)
+        st = capture_png(b, &pg, deadline, out, why, cap);
+
+done:
+    if (pg.crashed && st != BROWSER_OK && st != BROWSER_ECRASH) {
+        why_set(why, cap, "%s", pg.crash_why);
+        st = BROWSER_ECRASH;
+    }
+    json_object_put(r);
+    out->requests = pg.requests;
+    out->refused = pg.refused;
+    page_end(b, &pg);
+    if (st != BROWSER_OK) {
+        free(out->snapshot);
+        out->snapshot = NULL;
+        out->snapshot_len = 0;
+        free(out->png);
+        out->png = NULL;
+        out->png_len = 0;
+    }
+    return st;
+}
+
+void browser_capture_free(browser_capture *c)
+{
+    if (!c)
+        return;
+    free(c->snapshot);
+    free(c->png);
+    memset(c, 0, sizeof *c);
+}
