@@ -825,7 +825,6 @@ static void on_request(browser *b, page *pg, json_object *params)
     const char *type = jstr(params, "resourceType"), *frame = jstr(params, "frameId");
     if (!rid)
         return;
-    pg->last_request_at = base_now_ms();
     pg->requests++;
     int is_main = type && strcmp(type, "Document") == 0 && frame && strcmp(frame, pg->target) == 0;
     if (is_main && pg->committed) {
@@ -841,6 +840,9 @@ static void on_request(browser *b, page *pg, json_object *params)
         fail_request(b, pg, rid, "BlockedByClient");
         return;
     }
+    /* Only a request answered counts against the quiet period: a refused
+     * one is over at once and brings nothing for the page to work on (a
+     * location loop would otherwise never be quiet). */
     browser_request rq = {url ? url : "", method ? method : "GET", type ? type : "Other", is_main};
     browser_response out;
     memset(&out, 0, sizeof out);
@@ -851,6 +853,7 @@ static void on_request(browser *b, page *pg, json_object *params)
         fail_request(b, pg, rid, "BlockedByClient");
         return;
     }
+    pg->last_request_at = base_now_ms();
     base_buf p = BASE_BUF_INIT;
     base_buf_puts(&p, "{\"requestId\":");
     put_jstr(&p, rid, strlen(rid));
@@ -901,6 +904,17 @@ static void handle_event(browser *b, const msg *m)
             pg->load_fired = 1;
             pg->load_at = base_now_ms();
         }
+    } else if (mine && strcmp(ev, "Page.frameStoppedLoading") == 0) {
+        /* The main frame stopped loading without a load event: a navigation
+         * started during the parse (location.reload()) cancels the load of
+         * the document, which then never fires it. */
+        json_object *p = parse_span(m->params, m->params_len);
+        const char *f = jstr(p, "frameId");
+        if (f && strcmp(f, pg->target) == 0 && pg->committed && !pg->load_fired) {
+            pg->load_fired = 1;
+            pg->load_at = base_now_ms();
+        }
+        json_object_put(p);
     } else if (mine && strcmp(ev, "Page.javascriptDialogOpening") == 0) {
         json_object *p = parse_span(m->params, m->params_len);
         const char *type = jstr(p, "type");
@@ -917,8 +931,8 @@ static void handle_event(browser *b, const msg *m)
         const char *t = jstr(p, "targetId");
         if (t && strcmp(t, pg->target) == 0) {
             pg->crashed = 1;
-            snprintf(pg->crash_why, sizeof pg->crash_why, "the page's renderer crashed (%s, %s)",
-                     jstr(p, "status") ? jstr(p, "status") : "?", jstr(p, "errorCode") ? "code" : "");
+            snprintf(pg->crash_why, sizeof pg->crash_why, "the page's renderer died (%s, code %d)",
+                     jstr(p, "status") ? jstr(p, "status") : "?", json_object_get_int(jobj(p, "errorCode")));
         }
         json_object_put(p);
     } else if (strcmp(ev, "Target.targetCreated") == 0) {
@@ -1181,6 +1195,18 @@ browser_status browser_load(browser *b, const browser_opts *oin, const char *url
                    deadline, NULL, why, cap)) != BROWSER_OK ||
         (st = call(b, s, "Emulation.setDeviceMetricsOverride", params, deadline, NULL, why, cap)) != BROWSER_OK)
         goto done;
+    if (o.scripts &&
+        (st = call(b, s, "Page.addScriptToEvaluateOnNewDocument",
+                   /* Dialogs answered in the page as a dismissal answers them,
+                    * without a round trip each: an alert() loop would
+                    * otherwise run at a hundred dialogs a second, past any
+                    * budget. Page.javascriptDialogOpening still dismisses
+                    * what gets through. */
+                   "{\"source\":\"(function(){var w=window;w.alert=function(){};"
+                   "w.confirm=function(){return false};w.prompt=function(){return null};"
+                   "w.print=function(){};})()\"}",
+                   deadline, NULL, why, cap)) != BROWSER_OK)
+        goto done;
     if (!o.scripts &&
         (st = call(b, s, "Emulation.setScriptExecutionDisabled", "{\"value\":true}", deadline, NULL, why, cap)) !=
             BROWSER_OK)
@@ -1250,6 +1276,30 @@ browser_status browser_load(browser *b, const browser_opts *oin, const char *url
             goto done;
     }
     out->load_ms = base_now_ms() - t0;
+
+    if (!pg.load_fired && o.scripts) {
+        /* A page kept busy (a script that spins, a dialog loop): both
+         * commands interrupt the renderer's running script (Chromium runs
+         * them off its main thread), so no new script starts and the one
+         * running ends, and the snapshot can then be taken. Their answers
+         * come only once the main thread is free, so they are not waited
+         * for beyond a moment. */
+        double dl = base_now_ms() + 300;
+        if (dl > deadline)
+            dl = deadline;
+        long id1, id2;
+        if (send_cmd(b, pg.session, "Emulation.setScriptExecutionDisabled", "{\"value\":true}", &id1, dl, why,
+                     cap) == BROWSER_OK &&
+            send_cmd(b, pg.session, "Runtime.terminateExecution", NULL, &id2, dl, why, cap) == BROWSER_OK) {
+            msg m;
+            char *raw = NULL;
+            if (wait_answer(b, id2, dl, &m, &raw, why, cap) == BROWSER_OK && b->trace)
+                fprintf(stderr, "browser: a busy page's script terminated\n");
+            free(raw);
+        }
+        if (why && cap)
+            why[0] = 0;
+    }
 
     double ts = base_now_ms();
     st = capture_snapshot(b, &pg, deadline, out, why, cap);

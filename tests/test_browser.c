@@ -229,10 +229,385 @@ static void static_page(void **state)
     site_clear(&s);
 }
 
+
+static void scripts_on_off(void **state)
+{
+    NEED_CHROMIUM();
+    static const route r[] = {
+        {"http://js.test/", 200, "text/html",
+         "<!doctype html><body><p>Before scripts.</p><script>"
+         "addEventListener('load', function () {"
+         "  document.body.innerHTML = '<p>Written on ' + 'load by a script.</p>';"
+         "  setTimeout(function () { document.body.insertAdjacentHTML('beforeend', '<p>Written 300 ' + 'ms later.</p>'); }, 300);"
+         "});</script>",
+         NULL, 0},
+        {NULL, 0, NULL, NULL, NULL, 0}};
+    site s = {r, {0}, 0, 0};
+    browser *b = browser_new();
+    browser_opts o = opts(5000);
+    o.quiet_ms = 500;
+    browser_capture c;
+    char why[256];
+    browser_status st = browser_load(b, &o, "http://js.test/", site_fetch, &s, &c, why, sizeof why);
+    if (st != BROWSER_OK)
+        fail_msg("%s: %s", browser_status_name(st), why);
+    assert_true(snap_has_text(&c, "Written on load by a script."));
+    assert_true(snap_has_text(&c, "Written 300 ms later."));
+    assert_false(snap_has_text(&c, "Before scripts."));
+    browser_capture_free(&c);
+
+    o.scripts = 0;
+    st = browser_load(b, &o, "http://js.test/", site_fetch, &s, &c, why, sizeof why);
+    if (st != BROWSER_OK)
+        fail_msg("scripts off: %s: %s", browser_status_name(st), why);
+    assert_true(snap_has_text(&c, "Before scripts."));
+    assert_false(snap_has_text(&c, "Written on load by a script."));
+    assert_false(snap_has_text(&c, "Written 300 ms later."));
+    json_object *j = snap_parse(&c);
+    assert_false(json_object_get_boolean(get(j, "scripts")));
+    json_object_put(j);
+    browser_capture_free(&c);
+    browser_free(b);
+    site_clear(&s);
+}
+
+/* Cookies and storage of one page are not seen by the next. */
+static void pages_share_nothing(void **state)
+{
+    NEED_CHROMIUM();
+    static const route r[] = {
+        {"http://state.test/one", 200, "text/html",
+         "<body><script>document.cookie = 'glance=1; max-age=3600'; localStorage.setItem('k', 'v');"
+         "document.body.textContent = 'one: cookie[' + document.cookie + '] storage[' + localStorage.length + ']';"
+         "</script>",
+         NULL, 0},
+        {"http://state.test/two", 200, "text/html",
+         "<body><script>document.body.textContent = 'two: cookie[' + document.cookie + '] storage[' + "
+         "localStorage.length + ']';</script>",
+         NULL, 0},
+        {NULL, 0, NULL, NULL, NULL, 0}};
+    site s = {r, {0}, 0, 0};
+    browser *b = browser_new();
+    browser_opts o = opts(5000);
+    browser_capture c;
+    char why[256];
+    browser_status st = browser_load(b, &o, "http://state.test/one", site_fetch, &s, &c, why, sizeof why);
+    if (st != BROWSER_OK)
+        fail_msg("%s: %s", browser_status_name(st), why);
+    assert_true(snap_has_text(&c, "one: cookie[glance=1] storage[1]"));
+    browser_capture_free(&c);
+    st = browser_load(b, &o, "http://state.test/two", site_fetch, &s, &c, why, sizeof why);
+    if (st != BROWSER_OK)
+        fail_msg("%s: %s", browser_status_name(st), why);
+    assert_true(snap_has_text(&c, "two: cookie[] storage[0]"));
+    browser_capture_free(&c);
+    browser_free(b);
+    site_clear(&s);
+}
+
+/* A listener on 127.0.0.1 that the page tries to reach six ways: only the
+ * callback sees the requests; nothing connects. */
+static void nothing_leaves(void **state)
+{
+    NEED_CHROMIUM();
+    int ls = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    assert_true(ls >= 0);
+    struct sockaddr_in a;
+    memset(&a, 0, sizeof a);
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    assert_int_equal(bind(ls, (struct sockaddr *)&a, sizeof a), 0);
+    assert_int_equal(listen(ls, 16), 0);
+    socklen_t al = sizeof a;
+    getsockname(ls, (struct sockaddr *)&a, &al);
+    int port = ntohs(a.sin_port);
+    char page[2048], redirect[128], base[64];
+    snprintf(base, sizeof base, "http://127.0.0.1:%d/", port);
+    snprintf(redirect, sizeof redirect, "http://127.0.0.1:%d/redirected", port);
+    snprintf(page, sizeof page,
+             "<!doctype html><style>body{background:url(http://127.0.0.1:%d/css)}</style>"
+             "<p>Six ways out.</p>"
+             "<img src='http://127.0.0.1:%d/img'>"
+             "<iframe src='http://127.0.0.1:%d/iframe'></iframe>"
+             "<script src='http://wall.test/go.js'></script>"
+             "<script>fetch('http://127.0.0.1:%d/fetch').catch(function(){});"
+             "try { new WebSocket('ws://127.0.0.1:%d/ws'); } catch (e) {}</script>",
+             port, port, port, port, port);
+    route r[] = {
+        {"http://wall.test/", 200, "text/html", page, NULL, 0},
+        /* A redirect the callback gives, to the listener: asked again. */
+        {"http://wall.test/go.js", 302, NULL, NULL, redirect, 0},
+        {NULL, 0, NULL, NULL, NULL, 0}};
+    site s = {r, {0}, 0, 0};
+    browser *b = browser_new();
+    browser_opts o = opts(5000);
+    o.quiet_ms = 800;
+    browser_capture c;
+    char why[256];
+    browser_status st = browser_load(b, &o, "http://wall.test/", site_fetch, &s, &c, why, sizeof why);
+    if (st != BROWSER_OK)
+        fail_msg("%s: %s", browser_status_name(st), why);
+    assert_true(snap_has_text(&c, "Six ways out."));
+    browser_capture_free(&c);
+    usleep(300 * 1000);
+    int conn = accept(ls, NULL, NULL);
+    if (conn >= 0)
+        fail_msg("a connection reached the listener on 127.0.0.1:%d", port);
+    assert_true(errno == EAGAIN || errno == EWOULDBLOCK);
+    const char *ways[] = {"css", "img", "iframe", "fetch", "redirected"};
+    for (size_t i = 0; i < sizeof ways / sizeof *ways; i++) {
+        char u[128];
+        snprintf(u, sizeof u, "%s%s", base, ways[i]);
+        if (!site_saw(&s, u))
+            fail_msg("the callback did not see %s", u);
+    }
+    /* The WebSocket: not seen by the Fetch domain; the proxy refused it. */
+    close(ls);
+    browser_free(b);
+    site_clear(&s);
+}
+
+typedef struct hostile {
+    const char *name;
+    const char *html;
+    int sleep_ms; /* a subresource the callback takes this long over */
+} hostile;
+
+static void hostile_pages(void **state)
+{
+    NEED_CHROMIUM();
+    static const hostile pages[] = {
+        {"while(true)", "<p>Spin.</p><script>while (true) {}</script>", 0},
+        {"spin after load", "<p>Spin later.</p><script>onload = function () { for (;;) {} };</script>", 0},
+        {"allocation", "<p>Grow.</p><script>var a = []; for (;;) a.push(new Array(1e6).fill(1));</script>", 0},
+        {"window.open loop",
+         "<p>Windows.</p><script>for (var i = 0; i < 200; i++) window.open('http://hostile.test/popup' + i);"
+         "setInterval(function () { window.open('http://hostile.test/again'); }, 10);</script>",
+         0},
+        {"alert loop", "<p>Alerts.</p><script>for (var i = 0; i < 1000; i++) { alert(i); confirm(i); prompt(i); }</script>",
+         0},
+        {"location loop",
+         "<p>Away.</p><script>setInterval(function () { location.href = '/?' + Math.random(); }, 5);"
+         "location.reload();</script>",
+         0},
+        {"meta refresh", "<meta http-equiv=refresh content='0; url=http://hostile.test/'><p>Refresh.</p>", 0},
+        {"beforeunload",
+         "<p>Stay.</p><script>onbeforeunload = function (e) { e.preventDefault(); return 'stay'; };"
+         "setTimeout(function () { location.href = 'http://hostile.test/elsewhere'; }, 50);</script>",
+         0},
+        {"slow script", "<p>Slow.</p><script src='http://hostile.test/slow.js'></script>", 2000},
+        {"long poll",
+         "<p>Poll.</p><script>(function poll() { fetch('/poll?' + Math.random()).then(function () { "
+         "setTimeout(poll, 50); }, function () { setTimeout(poll, 50); }); })();</script>",
+         0},
+    };
+    browser *b = browser_new();
+    for (size_t i = 0; i < sizeof pages / sizeof *pages; i++) {
+        route r[] = {
+            {"http://hostile.test/slow.js", 200, "text/javascript", "document.title = 'slow';", NULL,
+             pages[i].sleep_ms},
+            {"http://hostile.test/poll*", 200, "text/plain", "x", NULL, 0},
+            {"http://hostile.test/", 200, "text/html", pages[i].html, NULL, 0},
+            {NULL, 0, NULL, NULL, NULL, 0}};
+        site s = {r, {0}, 0, 0};
+        browser_opts o = opts(5000);
+        o.quiet_ms = 500;
+        browser_capture c;
+        char why[256] = "";
+        double t = base_now_ms();
+        browser_status st = browser_load(b, &o, "http://hostile.test/", site_fetch, &s, &c, why, sizeof why);
+        double ms = base_now_ms() - t - c.start_ms;
+        printf("hostile %-16s %-22s %5.0f ms, %d requests (%d refused), %zu bytes%s%s\n", pages[i].name,
+               browser_status_name(st), ms, c.requests, c.refused, c.snapshot_len, why[0] ? ": " : "", why);
+        if (ms > o.budget_ms + 1000)
+            fail_msg("%s: %.0f ms, over the budget and a second", pages[i].name, ms);
+        browser_capture_free(&c);
+        site_clear(&s);
+        load_normal(b);
+    }
+    printf("hostile: %d restarts\n", browser_restarts(b));
+    browser_free(b);
+}
+
+/* Whether any process has `needle` in its command line. */
+static int procs_with(const char *needle)
+{
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    int n = 0;
+    char path[64], buf[8192];
+    while (d && (e = readdir(d))) {
+        if (e->d_name[0] < '0' || e->d_name[0] > '9')
+            continue;
+        snprintf(path, sizeof path, "/proc/%s/cmdline", e->d_name);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        ssize_t k = read(fd, buf, sizeof buf - 1);
+        close(fd);
+        if (k <= 0)
+            continue;
+        for (ssize_t i = 0; i < k; i++)
+            if (!buf[i])
+                buf[i] = ' ';
+        buf[k] = 0;
+        if (strstr(buf, needle))
+            n++;
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
+
+static void free_leaves_nothing(void **state)
+{
+    NEED_CHROMIUM();
+    browser *b = browser_new();
+    browser_opts o = opts(5000);
+    char v[128];
+    assert_int_equal(browser_version(b, &o, v, sizeof v), BROWSER_OK);
+    load_normal(b);
+    char dir[512];
+    snprintf(dir, sizeof dir, "user-data-dir=%s", browser_profile(b));
+    assert_true(procs_with(dir) >= 2); /* the browser and its helpers */
+    browser_free(b);
+    assert_int_equal(procs_with(dir), 0);
+    assert_int_equal(access(dir + strlen("user-data-dir="), F_OK), -1); /* the profile removed */
+}
+
+/* A process that owns a browser is SIGKILLed: its chromium goes too. */
+static void owner_killed(void **state)
+{
+    NEED_CHROMIUM();
+    int p[2];
+    assert_int_equal(pipe(p), 0);
+    pid_t child = fork();
+    assert_true(child >= 0);
+    if (child == 0) {
+        close(p[0]);
+        browser *b = browser_new();
+        browser_opts o = opts(5000);
+        char v[128];
+        if (browser_version(b, &o, v, sizeof v) != BROWSER_OK)
+            _exit(1);
+        load_normal(b);
+        const char *dir = browser_profile(b);
+        if (write(p[1], dir, strlen(dir)) < 0)
+            _exit(1);
+        close(p[1]);
+        pause();
+        _exit(0);
+    }
+    close(p[1]);
+    char dir[512] = "user-data-dir=";
+    size_t off = strlen(dir);
+    ssize_t k;
+    while ((k = read(p[0], dir + off, sizeof dir - 1 - off)) > 0)
+        off += (size_t)k;
+    dir[off] = 0;
+    close(p[0]);
+    assert_true(off > strlen("user-data-dir="));
+    assert_true(procs_with(dir) >= 2);
+    kill(child, SIGKILL);
+    waitpid(child, NULL, 0);
+    double t = base_now_ms();
+    int left = 0;
+    while (base_now_ms() - t < 2000 && (left = procs_with(dir)) > 0)
+        usleep(50 * 1000);
+    printf("owner killed: chromium gone after %.0f ms (%d left)\n", base_now_ms() - t, left);
+    assert_int_equal(left, 0);
+}
+
+/* Times: a 200 KB page of the benchmark, every other request refused. */
+static void measure(void **state)
+{
+    NEED_CHROMIUM();
+    char path[1024];
+    snprintf(path, sizeof path, "%s/bench/modern-dev/html", SHARED_DIR);
+    DIR *d = opendir(path);
+    if (!d) {
+        printf("measure: skipped: no %s\n", path);
+        skip();
+    }
+    /* The page nearest 200 KB once gunzipped. */
+    struct dirent *e;
+    char best[1024] = "";
+    long best_diff = -1;
+    char *best_html = NULL;
+    size_t best_len = 0;
+    int looked = 0;
+    while ((e = readdir(d)) && looked < 400) {
+        if (!strstr(e->d_name, ".html.gz"))
+            continue;
+        looked++;
+        char f[1300];
+        snprintf(f, sizeof f, "%s/%s", path, e->d_name);
+        gzFile z = gzopen(f, "rb");
+        if (!z)
+            continue;
+        size_t cap = 1 << 20, len = 0;
+        char *h = malloc(cap);
+        int k;
+        while (h && (k = gzread(z, h + len, (unsigned)(cap - len - 1))) > 0) {
+            len += (size_t)k;
+            if (cap - len < 4096)
+                h = realloc(h, cap *= 2);
+        }
+        gzclose(z);
+        long diff = labs((long)len - 200 * 1024);
+        if (h && (best_diff < 0 || diff < best_diff)) {
+            free(best_html);
+            best_html = h;
+            best_len = len;
+            h[len] = 0;
+            best_diff = diff;
+            snprintf(best, sizeof best, "%s", e->d_name);
+        } else {
+            free(h);
+        }
+    }
+    closedir(d);
+    assert_non_null(best_html);
+    route r[] = {{"http://bench.test/", 200, "text/html; charset=utf-8", best_html, NULL, 0},
+                 {NULL, 0, NULL, NULL, NULL, 0}};
+    site s = {r, {0}, 0, 0};
+    browser *b = browser_new();
+    browser_opts o = opts(10000);
+    o.quiet_ms = 500;
+    o.screenshot = 1;
+    browser_capture c;
+    char why[256];
+    for (int scripts = 1; scripts >= 0; scripts--) {
+        o.scripts = scripts;
+        browser_status st = browser_load(b, &o, "http://bench.test/", site_fetch, &s, &c, why, sizeof why);
+        if (st != BROWSER_OK)
+            fail_msg("%s: %s: %s", best, browser_status_name(st), why);
+        printf("measure %s (%zu bytes, scripts %d): start %.0f ms, load %.0f ms (quiet %ld), snapshot %.0f ms, "
+               "%zu bytes, png %zu bytes, %d requests (%d refused)\n",
+               best, best_len, scripts, c.start_ms, c.load_ms, o.quiet_ms, c.snapshot_ms, c.snapshot_len,
+               c.png_len, c.requests, c.refused);
+        assert_true(c.png_len > 8 && memcmp(c.png, "\x89PNG", 4) == 0);
+        json_object *j = snap_parse(&c);
+        assert_non_null(j);
+        json_object_put(j);
+        browser_capture_free(&c);
+    }
+    browser_free(b);
+    site_clear(&s);
+    free(best_html);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(static_page),
+        cmocka_unit_test(scripts_on_off),
+        cmocka_unit_test(pages_share_nothing),
+        cmocka_unit_test(nothing_leaves),
+        cmocka_unit_test(hostile_pages),
+        cmocka_unit_test(free_leaves_nothing),
+        cmocka_unit_test(owner_killed),
+        cmocka_unit_test(measure),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
