@@ -511,12 +511,19 @@ static browser_status browser_start(browser *b, const browser_opts *o, double de
         "--disable-features=IsolateOrigins,site-per-process,Translate,MediaRouter,OptimizationHints,"
         "AutofillServerCommunication,InterestFeedContentSuggestions,CertificateTransparencyComponentUpdater",
         "--disable-site-isolation-trials",
-        /* The second wall: whatever interception misses (WebSockets, a
-         * popup's requests) goes to a proxy that refuses at once, loopback
-         * too (<-loopback>), and no name resolves. */
-        "--proxy-server=socks5://0.0.0.0:1",
+        /* The second wall, for what interception does not see (WebSockets,
+         * a popup's requests; measured: without it a WebSocket to
+         * 127.0.0.1 connects). No name resolves, IP literals included
+         * (MAP * ~NOTFOUND maps 127.0.0.1 too), and every connection,
+         * loopback too (<-loopback>), goes to a proxy whose own name does
+         * not resolve, so it fails at once and connects nowhere. Not
+         * 0.0.0.0:1: Linux takes 0.0.0.0 for this host, and a listener on
+         * 127.0.0.1:1 got the proxied connections. WebRTC's UDP only
+         * through the proxy, so never. */
+        "--proxy-server=socks5://glance-refused.invalid:1",
         "--proxy-bypass-list=<-loopback>",
         "--host-resolver-rules=MAP * ~NOTFOUND",
+        "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
         /* An allocating page dies fast (a crash of the page, not of us). */
         "--js-flags=--max-old-space-size=512",
         udd_s,

@@ -31,7 +31,7 @@ typedef struct browser_opts {
     const char *executable; /* NULL: $GLANCE_CHROMIUM if set, else the first of chromium, chromium-browser, google-chrome found on PATH */
     int window_w, window_h; /* the viewport (Emulation.setDeviceMetricsOverride, deviceScaleFactor 1, mobile 0); <= 0: 1280 x 800 */
     int scripts;            /* 1: JavaScript on; 0: Emulation.setScriptExecutionDisabled */
-    long budget_ms;         /* the whole of one page: navigate, wait, snapshot; past it the page is given up (BROWSER_ETIME); <= 0: 10000 */
+    long budget_ms;         /* the whole of one page: navigate, wait, snapshot, counted once the browser is up (a start, ~0.3 s, is not the page's); past it the page is given up (BROWSER_ETIME); <= 0: 10000 */
     long quiet_ms;          /* after the load event, wait until no request has been made for this long (e.g. 500), within the budget */
     int max_requests;       /* requests one page may make (beyond them: failed) e.g. 300; <= 0: no limit */
     int screenshot;         /* 1: also a full-page PNG (clipped to the document, at most BROWSER_SHOT_MAX_H px tall) */

@@ -321,6 +321,14 @@ static void nothing_leaves(void **state)
     socklen_t al = sizeof a;
     getsockname(ls, (struct sockaddr *)&a, &al);
     int port = ntohs(a.sin_port);
+    /* Port 1 too, where a proxy of 0.0.0.0:1 would connect (root only). */
+    int ls1 = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    struct sockaddr_in a1 = a;
+    a1.sin_port = htons(1);
+    if (bind(ls1, (struct sockaddr *)&a1, sizeof a1) < 0 || listen(ls1, 16) < 0) {
+        close(ls1);
+        ls1 = -1;
+    }
     char page[2048], redirect[128], base[64];
     snprintf(base, sizeof base, "http://127.0.0.1:%d/", port);
     snprintf(redirect, sizeof redirect, "http://127.0.0.1:%d/redirected", port);
@@ -331,8 +339,9 @@ static void nothing_leaves(void **state)
              "<iframe src='http://127.0.0.1:%d/iframe'></iframe>"
              "<script src='http://wall.test/go.js'></script>"
              "<script>fetch('http://127.0.0.1:%d/fetch').catch(function(){});"
-             "try { new WebSocket('ws://127.0.0.1:%d/ws'); } catch (e) {}</script>",
-             port, port, port, port, port);
+             "try { new WebSocket('ws://127.0.0.1:%d/ws'); } catch (e) {}"
+             "window.open('http://127.0.0.1:%d/popup');</script>",
+             port, port, port, port, port, port);
     route r[] = {
         {"http://wall.test/", 200, "text/html", page, NULL, 0},
         /* A redirect the callback gives, to the listener: asked again. */
@@ -354,6 +363,12 @@ static void nothing_leaves(void **state)
     if (conn >= 0)
         fail_msg("a connection reached the listener on 127.0.0.1:%d", port);
     assert_true(errno == EAGAIN || errno == EWOULDBLOCK);
+    if (ls1 >= 0) {
+        conn = accept(ls1, NULL, NULL);
+        if (conn >= 0)
+            fail_msg("a connection reached a listener on 127.0.0.1:1");
+        close(ls1);
+    }
     const char *ways[] = {"css", "img", "iframe", "fetch", "redirected"};
     for (size_t i = 0; i < sizeof ways / sizeof *ways; i++) {
         char u[128];
@@ -421,6 +436,8 @@ static void hostile_pages(void **state)
                browser_status_name(st), ms, c.requests, c.refused, c.snapshot_len, why[0] ? ": " : "", why);
         if (ms > o.budget_ms + 1000)
             fail_msg("%s: %.0f ms, over the budget and a second", pages[i].name, ms);
+        if (st != BROWSER_OK && st != BROWSER_ETIME && st != BROWSER_ECRASH)
+            fail_msg("%s: %s: %s", pages[i].name, browser_status_name(st), why);
         browser_capture_free(&c);
         site_clear(&s);
         load_normal(b);
@@ -597,6 +614,43 @@ static void measure(void **state)
     free(best_html);
 }
 
+
+/* The browser killed between two pages: the next load starts another. */
+static void browser_killed(void **state)
+{
+    NEED_CHROMIUM();
+    browser *b = browser_new();
+    load_normal(b);
+    pid_t pid = browser_pid(b);
+    assert_true(pid > 0);
+    kill(pid, SIGKILL);
+    usleep(200 * 1000);
+    load_normal(b);
+    assert_int_equal(browser_restarts(b), 1);
+    assert_true(browser_pid(b) > 0 && browser_pid(b) != pid);
+    browser_free(b);
+}
+
+/* The callback refuses the page itself: a one-line why, no hang. */
+static void page_refused(void **state)
+{
+    NEED_CHROMIUM();
+    site s = {NULL, {0}, 0, 0};
+    browser *b = browser_new();
+    browser_opts o = opts(5000);
+    browser_capture c;
+    char why[256];
+    browser_status st = browser_load(b, &o, "http://refused.test/", site_fetch, &s, &c, why, sizeof why);
+    printf("refused: %s: %s\n", browser_status_name(st), why);
+    assert_int_equal(st, BROWSER_EPROTO);
+    assert_non_null(strstr(why, "ERR_BLOCKED_BY_CLIENT"));
+    assert_null(c.snapshot);
+    browser_capture_free(&c);
+    load_normal(b);
+    browser_free(b);
+    site_clear(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -606,6 +660,8 @@ int main(void)
         cmocka_unit_test(nothing_leaves),
         cmocka_unit_test(hostile_pages),
         cmocka_unit_test(free_leaves_nothing),
+        cmocka_unit_test(browser_killed),
+        cmocka_unit_test(page_refused),
         cmocka_unit_test(owner_killed),
         cmocka_unit_test(measure),
     };
