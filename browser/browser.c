@@ -457,7 +457,6 @@ static browser_status browser_start(browser *b, const browser_opts *o, double de
         why_set(why, cap, "no chromium executable (set GLANCE_CHROMIUM or install chromium)");
         return BROWSER_ENOTFOUND;
     }
-    char tmpl[] = "/tmp/glance-chromium-XXXXXX";
     const char *tmp = getenv("TMPDIR");
     base_buf d = BASE_BUF_INIT;
     base_buf_printf(&d, "%s/glance-chromium-XXXXXX", tmp && *tmp ? tmp : "/tmp");
@@ -469,7 +468,6 @@ static browser_status browser_start(browser *b, const browser_opts *o, double de
         free(dir);
         return BROWSER_ESTART;
     }
-    (void)tmpl;
     b->dir = dir;
 
     /* The command line, built before the fork: the child only execs. */
@@ -551,6 +549,15 @@ static browser_status browser_start(browser *b, const browser_opts *o, double de
     if (pid == 0) {
         setpgid(0, 0);
         prctl(PR_SET_PDEATHSIG, SIGKILL);
+        /* What the caller's thread blocked or ignored is not chromium's to
+         * inherit (a server that blocks SIGTERM for a signal thread). */
+        sigset_t none;
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
+        signal(SIGPIPE, SIG_DFL);
+        signal(SIGCHLD, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        signal(SIGINT, SIG_DFL);
         if (getppid() != parent) /* the parent ended before the line above */
             _exit(127);
         int nul = open("/dev/null", O_RDWR);
@@ -1239,6 +1246,12 @@ browser_status browser_load(browser *b, const browser_opts *oin, const char *url
         const char *err = jstr(r, "errorText");
         if (err && *err) {
             why_set(why, cap, "the navigation failed: %s", err);
+            st = BROWSER_EPROTO;
+            goto done;
+        }
+        json_object *dl = jobj(r, "isDownload");
+        if (dl && json_object_get_boolean(dl)) {
+            why_set(why, cap, "the page is a download (refused), not a document");
             st = BROWSER_EPROTO;
             goto done;
         }

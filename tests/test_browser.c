@@ -702,6 +702,35 @@ static void two_threads(void **state)
     assert_int_equal(b.ok, 2);
 }
 
+
+/* The page's own redirect: asked again as the main request; the envelope
+ * names the final URL. */
+static void main_redirect(void **state)
+{
+    NEED_CHROMIUM();
+    static const route r[] = {
+        {"http://moved.test/", 301, NULL, NULL, "http://moved.test/final", 0},
+        {"http://moved.test/final", 200, "text/html", "<p>The page after the redirect.</p>", NULL, 0},
+        {NULL, 0, NULL, NULL, NULL, 0}};
+    site s = {r, {0}, 0, 0};
+    browser *b = browser_new();
+    browser_opts o = opts(5000);
+    o.screenshot = 1;
+    browser_capture c;
+    char why[256];
+    browser_status st = browser_load(b, &o, "http://moved.test/", site_fetch, &s, &c, why, sizeof why);
+    if (st != BROWSER_OK)
+        fail_msg("%s: %s", browser_status_name(st), why);
+    assert_true(snap_has_text(&c, "The page after the redirect."));
+    json_object *j = snap_parse(&c);
+    assert_string_equal(json_object_get_string(get(j, "url")), "http://moved.test/final");
+    json_object_put(j);
+    assert_true(c.png_len > 8 && memcmp(c.png, "\x89PNG", 4) == 0);
+    browser_capture_free(&c);
+    browser_free(b);
+    site_clear(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -713,6 +742,7 @@ int main(void)
         cmocka_unit_test(free_leaves_nothing),
         cmocka_unit_test(browser_killed),
         cmocka_unit_test(page_refused),
+        cmocka_unit_test(main_redirect),
         cmocka_unit_test(two_threads),
         cmocka_unit_test(owner_killed),
         cmocka_unit_test(measure),
