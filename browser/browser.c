@@ -43,7 +43,8 @@ struct browser {
     char *dir;       /* --user-data-dir, removed on free and restart */
     long next_id;
     base_buf in;     /* bytes read from the pipe, not yet split */
-    size_t scanned;  /* of `in`, bytes known to hold no NUL */
+    size_t off;      /* of `in`, where the unread messages begin */
+    size_t scanned;  /* from `off`, bytes known to hold no NUL */
     struct page *page; /* the load in progress, for the event handlers */
     int trace;       /* $GLANCE_BROWSER_TRACE: each message to stderr, cut short */
 };
@@ -386,8 +387,9 @@ static void browser_stop(browser *b)
         close(b->fd);
     b->fd = -1;
     b->dead = 0;
-    base_buf_reset(&b->in);
+    base_buf_free(&b->in); /* it may have grown to a snapshot's size */
     b->scanned = 0;
+    b->off = 0;
     if (b->dir) {
         rm_tree(b->dir);
         free(b->dir);
@@ -699,38 +701,44 @@ static browser_status wait_answer(browser *b, long id, double deadline, msg *out
 {
     int handled = 0;
     for (;;) {
-        /* Whole messages already in the buffer first. */
-        char *nul = b->in.len > b->scanned ? memchr(b->in.data + b->scanned, 0, b->in.len - b->scanned) : NULL;
+        /* Whole messages already in the buffer first; `off` is where the
+         * unread ones begin (moved to the front only before a read, so that
+         * a read of many events is not moved once per event). */
+        char *start = b->in.data ? b->in.data + b->off : NULL;
+        size_t avail = b->in.len - b->off;
+        char *nul = avail > b->scanned ? memchr(start + b->scanned, 0, avail - b->scanned) : NULL;
         if (nul) {
-            size_t n = (size_t)(nul - b->in.data);
+            size_t n = (size_t)(nul - start);
             msg m;
             if (b->trace)
-                fprintf(stderr, "browser <- %.*s\n", (int)(n < 300 ? n : 300), b->in.data);
-            if (msg_split(&m, b->in.data, n) < 0) {
+                fprintf(stderr, "browser <- %.*s\n", (int)(n < 300 ? n : 300), start);
+            if (msg_split(&m, start, n) < 0) {
+                b->dead = 1; /* the stream cannot be trusted past this: start again */
                 why_set(why, cap, "a message from chromium that is not JSON (%zu bytes)", n);
                 return BROWSER_EPROTO;
             }
             if (m.id >= 0 && m.id == id) {
-                /* Hand the bytes over: the snapshot is not copied. */
-                char *rest = NULL;
-                size_t rest_n = b->in.len - n - 1;
-                if (rest_n) {
-                    rest = malloc(rest_n);
-                    if (!rest)
+                char *mine;
+                if (b->off == 0 && n > (64u << 10)) {
+                    /* A large answer (the snapshot): the buffer itself is
+                     * handed over, the few bytes after it copied out. */
+                    size_t rest_n = avail - n - 1;
+                    base_buf rest = BASE_BUF_INIT;
+                    if (rest_n)
+                        base_buf_add(&rest, nul + 1, rest_n);
+                    if (rest.oom)
                         return BROWSER_ENOMEM;
-                    memcpy(rest, nul + 1, rest_n);
+                    mine = b->in.data;
+                    b->in = rest;
+                } else {
+                    mine = malloc(n + 1);
+                    if (!mine)
+                        return BROWSER_ENOMEM;
+                    memcpy(mine, start, n);
+                    mine[n] = 0;
+                    b->off += n + 1;
                 }
-                char *mine = b->in.data;
-                b->in.data = NULL;
-                b->in.len = b->in.cap = 0;
                 b->scanned = 0;
-                if (rest_n)
-                    base_buf_add(&b->in, rest, rest_n);
-                free(rest);
-                if (b->in.oom) {
-                    free(mine);
-                    return BROWSER_ENOMEM;
-                }
                 msg_split(&m, mine, n);
                 *out = m;
                 *raw = mine;
@@ -746,14 +754,17 @@ static browser_status wait_answer(browser *b, long id, double deadline, msg *out
             }
             /* Answers to commands we did not wait for (fulfilments) are
              * dropped. */
-            size_t rest_n = b->in.len - n - 1;
-            memmove(b->in.data, nul + 1, rest_n);
-            b->in.len = rest_n;
-            b->in.data[rest_n] = 0;
+            b->off += n + 1;
             b->scanned = 0;
             continue;
         }
-        b->scanned = b->in.len;
+        b->scanned = avail;
+        if (b->off) {
+            memmove(b->in.data, start, avail);
+            b->in.len = avail;
+            b->in.data[avail] = 0;
+            b->off = 0;
+        }
         if (id < 0 && handled)
             return BROWSER_OK; /* the caller looks at what the events changed */
         if (b->dead) {
@@ -776,6 +787,7 @@ static browser_status wait_answer(browser *b, long id, double deadline, msg *out
         if (r <= 0)
             continue;
         if (b->in.len > BROWSER_MAX_HELD) {
+            b->dead = 1;
             why_set(why, cap, "a message from chromium of more than %zu MB", BROWSER_MAX_HELD >> 20);
             return BROWSER_EPROTO;
         }
@@ -1021,6 +1033,9 @@ browser_status browser_version(browser *b, const browser_opts *o, char *buf, siz
  * browser that does not answer is killed (the next load starts one). */
 static void page_end(browser *b, page *pg)
 {
+    /* Events from here on are dropped: the page's paused requests go with
+     * its context, and the callback is not called during the clean-up. */
+    b->page = NULL;
     if (b->pid > 0 && !b->dead && pg->ctx[0]) {
         char w[128];
         base_buf p = BASE_BUF_INIT;
@@ -1037,7 +1052,6 @@ static void page_end(browser *b, page *pg)
             b->restarts++;
         }
     }
-    b->page = NULL;
     free(pg->url);
     pg->url = NULL;
 }
