@@ -639,6 +639,7 @@ static browser_status send_raw(browser *b, const char *p, size_t n, double deadl
         if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
             double left = deadline - base_now_ms();
             if (left <= 0) {
+                b->dead = 1; /* a command may be cut in half: the stream is lost */
                 why_set(why, cap, "chromium does not read its pipe");
                 return BROWSER_ETIME;
             }
@@ -662,8 +663,10 @@ static browser_status send_cmd(browser *b, const char *session, const char *meth
     base_buf_printf(&c, "{\"id\":%ld,\"method\":\"%s\"", n, method);
     if (session && *session)
         base_buf_printf(&c, ",\"sessionId\":\"%s\"", session);
-    if (params)
-        base_buf_printf(&c, ",\"params\":%s", params);
+    if (params) {
+        base_buf_puts(&c, ",\"params\":");
+        base_buf_puts(&c, params); /* a fulfilment's body may be megabytes */
+    }
     base_buf_putc(&c, '}');
     base_buf_add(&c, "", 1); /* the NUL that ends a message */
     if (c.oom) {
@@ -694,9 +697,10 @@ static browser_status send_built(browser *b, const char *session, const char *me
 
 static void handle_event(browser *b, const msg *m);
 
-/* Reads until the answer to command `id` (or, with id < 0, until the
- * deadline: events only). Events are handled as they come. The answer's
- * bytes are moved to *raw (malloc'd; m's spans point into it). */
+/* Reads until the answer to command `id` comes or the deadline passes;
+ * with id < 0, until at least one event was handled and nothing more is
+ * buffered (or the deadline). Events are handled as they come. The
+ * answer's bytes are moved to *raw (malloc'd; out's spans point into it). */
 static browser_status wait_answer(browser *b, long id, double deadline, msg *out, char **raw, char *why, size_t cap)
 {
     int handled = 0;
@@ -1311,13 +1315,14 @@ browser_status browser_load(browser *b, const browser_opts *oin, const char *url
     }
     out->load_ms = base_now_ms() - t0;
 
-    if (!pg.load_fired && o.scripts) {
-        /* A page kept busy (a script that spins, a dialog loop): both
-         * commands interrupt the renderer's running script (Chromium runs
-         * them off its main thread), so no new script starts and the one
-         * running ends, and the snapshot can then be taken. Their answers
-         * come only once the main thread is free, so they are not waited
-         * for beyond a moment. */
+    if (o.scripts) {
+        /* The page is frozen before the snapshot: a page kept busy (a
+         * script that spins from the start, or from a timer once the page
+         * was quiet) would never answer it. Both commands interrupt the
+         * renderer's running script (Chromium runs them off its main
+         * thread), so no new script starts and the one running ends. Their
+         * answers come once the main thread is free, at once on a page at
+         * rest, so they are not waited for beyond a moment. */
         double dl = base_now_ms() + 300;
         if (dl > deadline)
             dl = deadline;

@@ -395,6 +395,10 @@ static void hostile_pages(void **state)
     static const hostile pages[] = {
         {"while(true)", "<p>Spin.</p><script>while (true) {}</script>", 0},
         {"spin after load", "<p>Spin later.</p><script>onload = function () { for (;;) {} };</script>", 0},
+        {"spin from a timer",
+         "<p>Spin from a timer.</p><script>onload = function () { setTimeout(function () { for (;;) {} }, 100); };"
+         "</script>",
+         0},
         {"allocation", "<p>Grow.</p><script>var a = []; for (;;) a.push(new Array(1e6).fill(1));</script>", 0},
         {"window.open loop",
          "<p>Windows.</p><script>for (var i = 0; i < 200; i++) window.open('http://hostile.test/popup' + i);"
