@@ -1194,6 +1194,19 @@ browser_status browser_load(browser *b, const browser_opts *oin, const char *url
     char params[512];
 
     st = call(b, NULL, "Target.createBrowserContext", "{\"disposeOnDetach\":true}", deadline, &r, why, cap);
+    if (st == BROWSER_ECRASH) {
+        /* It died since the last page (killed, or its thread ended) and
+         * had not been reaped yet when looked at: started again, once. */
+        browser_stop(b);
+        b->restarts++;
+        double started = 0;
+        st = ensure_started(b, &o, 0, &started, why, cap);
+        out->start_ms += started;
+        t0 = base_now_ms();
+        deadline = t0 + (double)o.budget_ms;
+        if (st == BROWSER_OK)
+            st = call(b, NULL, "Target.createBrowserContext", "{\"disposeOnDetach\":true}", deadline, &r, why, cap);
+    }
     if (st != BROWSER_OK)
         goto done;
     snprintf(pg.ctx, sizeof pg.ctx, "%s", jstr(r, "browserContextId") ? jstr(r, "browserContextId") : "");

@@ -735,6 +735,35 @@ static void main_redirect(void **state)
     site_clear(&s);
 }
 
+
+/* A frame's document is in the snapshot (frames stay in the page's
+ * renderer, and the page's interception answers their requests). */
+static void frame_in_snapshot(void **state)
+{
+    NEED_CHROMIUM();
+    static const route r[] = {
+        {"http://frames.test/", 200, "text/html", "<p>The outer page.</p><iframe src='http://other.test/frame'></iframe>",
+         NULL, 0},
+        {"http://other.test/frame", 200, "text/html", "<p>Text inside the frame of another site.</p>", NULL, 0},
+        {NULL, 0, NULL, NULL, NULL, 0}};
+    site s = {r, {0}, 0, 0};
+    browser *b = browser_new();
+    browser_opts o = opts(5000);
+    browser_capture c;
+    char why[256];
+    browser_status st = browser_load(b, &o, "http://frames.test/", site_fetch, &s, &c, why, sizeof why);
+    if (st != BROWSER_OK)
+        fail_msg("%s: %s", browser_status_name(st), why);
+    assert_true(site_saw(&s, "http://other.test/frame"));
+    assert_true(snap_has_text(&c, "Text inside the frame of another site."));
+    json_object *j = snap_parse(&c);
+    assert_int_equal(json_object_array_length(get(get(j, "snapshot"), "documents")), 2);
+    json_object_put(j);
+    browser_capture_free(&c);
+    browser_free(b);
+    site_clear(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -747,6 +776,7 @@ int main(void)
         cmocka_unit_test(browser_killed),
         cmocka_unit_test(page_refused),
         cmocka_unit_test(main_redirect),
+        cmocka_unit_test(frame_in_snapshot),
         cmocka_unit_test(two_threads),
         cmocka_unit_test(owner_killed),
         cmocka_unit_test(measure),
