@@ -44,7 +44,13 @@ pid_t base_proc_fork(size_t max_memory)
     if (getppid() != parent) /* the parent ended before the line above */
         _exit(1);
     if (max_memory && !PROC_ASAN) {
-        struct rlimit rl = {max_memory, max_memory};
+        /* The soft limit only: a browser this process starts (browser/)
+         * lifts it in its own child, as it cannot run in a few GB of
+         * address space (V8 reserves its heap's cage up front); glance's
+         * own code never raises it. */
+        struct rlimit rl = {max_memory, RLIM_INFINITY};
+        getrlimit(RLIMIT_AS, &rl);
+        rl.rlim_cur = max_memory < rl.rlim_max ? max_memory : rl.rlim_max;
         setrlimit(RLIMIT_AS, &rl);
     }
     return 0;

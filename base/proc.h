@@ -23,7 +23,8 @@ int base_proc_asan(void);
 
 /* Forks. In the child (0 returned): it gets SIGKILL when the thread that
  * forked it ends (PR_SET_PDEATHSIG), and its address space is limited to
- * `max_memory` bytes (0: no limit; none under AddressSanitizer). In the
+ * `max_memory` bytes (0: no limit; none under AddressSanitizer: the soft
+ * limit, which a browser it starts lifts for itself). In the
  * parent: the child's pid, or -1 (errno says why). The child must leave
  * with _exit. */
 pid_t base_proc_fork(size_t max_memory);

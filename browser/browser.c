@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -562,6 +563,15 @@ static browser_status browser_start(browser *b, const browser_opts *o, double de
         signal(SIGINT, SIG_DFL);
         if (getppid() != parent) /* the parent ended before the line above */
             _exit(127);
+        /* A worker process of glance's runs under a soft RLIMIT_AS
+         * (base/proc.h): Chromium cannot start in it (V8 reserves its
+         * heap's cage up front), and bounds its pages' memory itself
+         * (--js-flags). */
+        struct rlimit rl;
+        if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != rl.rlim_max) {
+            rl.rlim_cur = rl.rlim_max;
+            setrlimit(RLIMIT_AS, &rl);
+        }
         int nul = open("/dev/null", O_RDWR);
         /* sv[1] may itself be 3 or 4: move it out of the way first. */
         int s = fcntl(sv[1], F_DUPFD, 10);

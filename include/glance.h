@@ -100,11 +100,13 @@ typedef enum glance_status {
     GLANCE_EADDR = 12,     /* public_only refused the address the host resolved to */
     GLANCE_EREDIRECTS = 13, /* more than max_redirects redirects */
     GLANCE_EOFFLINE = 14,  /* a URL, but the options say offline */
-    GLANCE_ECOSTLY = 15    /* the page took more than time_budget_ms to lay out
+    GLANCE_ECOSTLY = 15,   /* the page took more than time_budget_ms to lay out
                               and extract (checked between stages: a stage
                               already running is not interrupted; with the
                               option isolate, its process killed past the
                               budget and a second) */
+    GLANCE_EBROWSER = 16   /* the browser (engine chromium) is not installed, did not
+                              start or stopped answering */
 } glance_status;
 
 /* A short English description of a status ("no main content found"). */
@@ -113,7 +115,8 @@ const char *glance_strerror(glance_status status);
 /* The vocabulary of the statuses, one word each, as the JSON, the server
  * and the batch output all write them: "ok", "nocontent", "badinput",
  * "toobig", "badoption", "io", "nomem", "layout", "fonts", "badurl",
- * "fetch", "timeout", "addressrefused", "redirects", "offline", "costly". */
+ * "fetch", "timeout", "addressrefused", "redirects", "offline", "costly",
+ * "browser". */
 const char *glance_status_name(glance_status status);
 
 /* Which extractor answers ----------------------------------------------------
@@ -226,6 +229,15 @@ void glance_context_free(glance_context *ctx);
  * in shots. malloc'd; the caller frees it. NULL when out of memory. */
 char *glance_fonts_report(glance_context *ctx);
 
+/* The browser the option engine "chromium" would use (the option browser,
+ * else $GLANCE_CHROMIUM, else chromium on the PATH): its path and the
+ * product it says it is ("/usr/bin/chromium (Chrome/156.0.8078.108)"),
+ * written into buf. Starts the context's browser to ask it, which later
+ * pages then reuse. GLANCE_OK, or GLANCE_EBROWSER with buf saying why (none
+ * found, or it would not start). opts may be NULL. */
+glance_status glance_browser_version(glance_context *ctx, const glance_options *opts, char *buf,
+                                     size_t cap);
+
 typedef struct glance_result glance_result;
 
 /* Extracts the main content of `len` bytes of HTML. UTF-8 is expected
@@ -261,6 +273,18 @@ glance_status glance_extract_url(glance_context *ctx, const char *url,
 glance_status glance_extract_page(glance_context *ctx, const char *html, size_t len,
                                   const char *charset, const char *base_url,
                                   const glance_options *opts, glance_result **out);
+
+/* The same for what a browser saw: a DOMSnapshot.captureSnapshot of the
+ * laid-out page after its scripts ran, in glance's versioned envelope
+ * (docs/snapshot.md: {"glance_snapshot": 1, "url", "window", "scripts",
+ * "snapshot"}), as a pipeline that already drives a headless browser
+ * (Puppeteer, Playwright, chromedp) takes it. The window is the
+ * envelope's; links resolve against its "url". Every method, the
+ * metadata and the JSON run as on glance's own layout; the options'
+ * limits on elements, words, depth and height apply. GLANCE_EINPUT when
+ * the text is no such snapshot (the message says what is wrong). */
+glance_status glance_extract_snapshot(glance_context *ctx, const char *json, size_t len,
+                                      const glance_options *opts, glance_result **out);
 
 /* Runs the extraction again on the page `res` already laid out, with other
  * options (a method, its parameters), replacing the result's content,
@@ -361,6 +385,15 @@ typedef struct glance_timings {
 } glance_timings;
 
 glance_timings glance_result_timings(const glance_result *res);
+
+/* What the browser saw (engine chromium, with the option keep_snapshot
+ * on): its snapshot in the envelope glance_extract_snapshot reads, *len
+ * its length. NULL otherwise. */
+const char *glance_result_snapshot(const glance_result *res, size_t *len);
+
+/* Which engine laid the page out: "litehtml", "chromium" or "snapshot"
+ * (NULL before layout). */
+const char *glance_result_engine(const glance_result *res);
 
 /* Where the page came from: the URL after redirects (NULL for a page not
  * fetched), and the charset it was read in ("UTF-8", "SHIFT_JIS", ...) with

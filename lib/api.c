@@ -8,6 +8,8 @@
 
 #include "base/buf.h"
 #include "base/clock.h"
+#include "browser/browser.h"
+#include "lib/browse.h"
 #include "lib/input.h"
 #include "lib/isolate.h"
 #include "lib/options.h"
@@ -43,6 +45,7 @@ void glance_context_free(glance_context *ctx)
     if (!ctx)
         return;
     render_engine_free(ctx->render);
+    browser_free(ctx->browser);
     fonts_lib_free(ctx->fonts);
     net_global_cleanup();
     free(ctx);
@@ -162,6 +165,31 @@ glance_status glance_extract_page(glance_context *ctx, const char *html, size_t 
                           c.o, c.res);
     else if (st == GLANCE_OK)
         st = pipeline_page(ctx, c.res, html, len, c.o, NULL, base_url, charset);
+    return finish(&c, st);
+}
+
+glance_status glance_browser_version(glance_context *ctx, const glance_options *opts, char *buf,
+                                     size_t cap)
+{
+    if (!ctx || !buf || !cap)
+        return GLANCE_EOPTION;
+    glance_options *own = NULL;
+    if (!opts && !(opts = own = glance_options_new()))
+        return GLANCE_ENOMEM;
+    glance_status st = browse_version(ctx, opts, buf, cap);
+    glance_options_free(own);
+    return st;
+}
+
+glance_status glance_extract_snapshot(glance_context *ctx, const char *json, size_t len,
+                                      const glance_options *opts, glance_result **out)
+{
+    call c;
+    glance_status st = begin(&c, ctx, opts, out);
+    if (st == GLANCE_OK && !json && len)
+        st = no_buffer(&c);
+    if (st == GLANCE_OK)
+        st = browse_snapshot(ctx, c.res, json, len, c.o);
     return finish(&c, st);
 }
 

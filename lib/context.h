@@ -9,6 +9,7 @@
 struct glance_context {
     fonts_lib *fonts;
     render_engine *render; /* the parsed user-agent stylesheet; uses fonts */
+    struct browser *browser; /* engine chromium: started on first use, then reused */
 };
 
 #endif

@@ -122,6 +122,24 @@ char *json_build(const glance_result *res)
     json_object_object_add(win, "w", json_object_new_int(res->window_w));
     json_object_object_add(win, "h", json_object_new_int(res->window_h));
     json_object_object_add(o, "window", win);
+    /* Who laid the page out: litehtml, the browser (chromium), or the
+     * caller's browser (snapshot); with engine auto, whether it sent the
+     * page to the browser. */
+    json_object_object_add(o, "engine", res->engine ? json_object_new_string(res->engine) : NULL);
+    if (res->engine && strcmp(res->engine, "chromium") == 0) {
+        const browse_stats *b = &res->browse;
+        json_object *bj = json_object_new_object();
+        json_object_object_add(bj, "start_ms", json_object_new_double(b->start_ms));
+        json_object_object_add(bj, "load_ms", json_object_new_double(b->load_ms));
+        json_object_object_add(bj, "snapshot_ms", json_object_new_double(b->snapshot_ms));
+        json_object_object_add(bj, "tree_ms", json_object_new_double(b->tree_ms));
+        json_object_object_add(bj, "snapshot_bytes", json_object_new_int64((int64_t)b->snapshot_bytes));
+        json_object_object_add(bj, "requests", json_object_new_int(b->requests));
+        json_object_object_add(bj, "refused", json_object_new_int(b->refused));
+        json_object_object_add(bj, "restarts", json_object_new_int(b->restarts));
+        json_object_object_add(bj, "sent_by_auto", json_object_new_boolean(b->sent));
+        json_object_object_add(o, "browser", bj);
+    }
     if (res->dom) {
         json_object *d = json_object_new_object();
         json_object_object_add(d, "w", json_object_new_double(dom_doc_width(res->dom)));

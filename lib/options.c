@@ -35,6 +35,32 @@ static const base_param core_table[] = {
      "text out of every answer", NULL, 0, NULL},
     {"cleanup_link_share", BASE_PARAM_DOUBLE, C(cleanup_link_share), 0, 1, "0.5",
      "\"mostly\": link text over this share of a block's text", NULL, BASE_PARAM_ABOVE_MIN, NULL},
+    /* The engine (lib/browse.h). */
+    {"engine", BASE_PARAM_CHOICE, C(engine), 0, 0, "litehtml",
+     "what lays the page out: litehtml (embedded, runs no scripts), chromium (Debian's "
+     "headless browser over the DevTools protocol: the page's scripts run, every request it "
+     "makes goes through glance's fetcher), or auto (litehtml, and the browser for a page "
+     "whose static view is an application's empty shell)", "litehtml|chromium|auto",
+     OPT_LOCAL, NULL},
+    {"scripts", BASE_PARAM_BOOL, C(scripts), 0, 0, "on",
+     "the browser runs the page's scripts (engine chromium); off: it shows the page as with "
+     "scripting off, <noscript> included", NULL, 0, NULL},
+    {"quiet", BASE_PARAM_MS, C(quiet_ms), 0, 60000, "0.5",
+     "the browser waits after the load event until no request has been in flight for this "
+     "long, within time_budget", NULL, OPT_LIMIT, NULL},
+    {"max_requests", BASE_PARAM_INT, C(max_requests), 1, 100000, "300",
+     "requests one page may make in the browser (scripts, images, frames...); past it they "
+     "fail", NULL, OPT_LIMIT, NULL},
+    {"browser", BASE_PARAM_STRING, C(browser), 0, 0, NULL,
+     "the browser's executable (not set: $GLANCE_CHROMIUM, else chromium on the PATH)", NULL,
+     BASE_PARAM_NULLABLE | OPT_LOCAL, NULL},
+    {"keep_snapshot", BASE_PARAM_BOOL, C(keep_snapshot), 0, 0, "off",
+     "keep what the browser saw (its snapshot, docs/snapshot.md) in the result "
+     "(glance_result_snapshot, glance extract --save-snapshot), to run again later with "
+     "--snapshot", NULL, 0, NULL},
+    {"screenshot", BASE_PARAM_BOOL, C(screenshot), 0, 0, "off",
+     "the browser (engine chromium) also takes the whole page's screenshot, which a shot "
+     "draws glance's reasoning on (glance shot and --shot set it)", NULL, 0, NULL},
     /* What a page may cost (README, Hostile input). */
     {"max_input_bytes", BASE_PARAM_SIZE, C(net.max_page_bytes), 1, 1e12, "64M",
      "the page's bytes (a fetched page's after decompression); over it is an error, not a "

@@ -34,6 +34,15 @@ typedef struct options_core {
      * under this address-space bound. */
     size_t max_memory;
     int isolate;          /* the library's calls work in a child process */
+    /* The engine that lays the page out (lib/browse.h: BROWSE_*), and the
+     * browser's own settings. */
+    int engine;
+    int scripts;          /* the browser runs the page's scripts */
+    long quiet_ms;        /* after the load event, no request for this long */
+    int max_requests;     /* requests one page may make in the browser */
+    char *browser;        /* its executable; NULL: found on the PATH */
+    int keep_snapshot;    /* the result keeps the browser's snapshot */
+    int screenshot;       /* the browser takes the page's screenshot (for a shot) */
 } options_core;
 
 /* What answers: auto, all, or one method of the registry. */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/clock.h"
+#include "lib/browse.h"
 #include "lib/geometry.h"
 #include "lib/input.h"
 #include "lib/pipeline.h"
@@ -186,6 +187,9 @@ glance_status pipeline_extract(glance_result *res, const glance_options *o)
 
 /* The page ---------------------------------------------------------------- */
 
+static glance_status page_litehtml(glance_context *ctx, glance_result *res, const char *utf8,
+                                   const glance_options *o, net_session *ns, const char *page_url);
+
 /* Why render/ refused or failed, in a line that names the option. */
 static void render_failure(glance_result *res, const glance_options *o, render_status rs)
 {
@@ -263,17 +267,54 @@ glance_status pipeline_page(glance_context *ctx, glance_result *res, const char 
         result_set_message(res, why);
         return st;
     }
-    if (!c->net.offline && (st = source_fetch_sheets(res, utf8, o, ns, page_url)) != GLANCE_OK) {
+    if (c->engine == BROWSE_CHROMIUM) {
+        st = browse_page(ctx, res, utf8, o, ns, page_url);
         free(utf8);
         return st;
     }
+    if (c->engine == BROWSE_AUTO) {
+        /* litehtml first; the browser for a page it shows as an empty
+         * shell (browse_wants_browser). */
+        st = page_litehtml(ctx, res, utf8, o, ns, page_url);
+        if (browse_wants_browser(res, utf8, st)) {
+            glance_timings t = res->timings;
+            result_forget_page(res);
+            res->timings = t; /* the litehtml pass counts in the call's time */
+            st = browse_page(ctx, res, utf8, o, ns, page_url);
+            res->browse.sent = 1;
+            if (st == GLANCE_EBROWSER) {
+                /* No browser here (or it would not start): litehtml's
+                 * answer stands, as without engine auto. */
+                result_forget_page(res);
+                res->timings = t;
+                res->browse.sent = 0;
+                st = page_litehtml(ctx, res, utf8, o, ns, page_url);
+            }
+        }
+        res->engine = res->browse.sent ? "chromium" : "litehtml";
+        free(utf8);
+        return st;
+    }
+    st = page_litehtml(ctx, res, utf8, o, ns, page_url);
+    free(utf8);
+    return st;
+}
+
+/* The page laid out by litehtml, its tree built, extracted. `utf8` stays
+ * the caller's. */
+static glance_status page_litehtml(glance_context *ctx, glance_result *res, const char *utf8,
+                                   const glance_options *o, net_session *ns, const char *page_url)
+{
+    const options_core *c = &o->core;
+    glance_status st;
+    res->engine = "litehtml";
+    if (!c->net.offline && (st = source_fetch_sheets(res, utf8, o, ns, page_url)) != GLANCE_OK)
+        return st;
 
     /* JSON-LD lives in scripts, whose text never reaches the layout. */
     meta_scripts_free(&res->jsonld);
-    if (meta_scripts_scan(utf8, strlen(utf8), &res->jsonld) != 0) {
-        free(utf8);
+    if (meta_scripts_scan(utf8, strlen(utf8), &res->jsonld) != 0)
         return GLANCE_ENOMEM;
-    }
 
     res->t_begin = base_now_ms();
     res->deadline = c->time_budget_ms > 0 ? res->t_begin + (double)c->time_budget_ms : 0;
@@ -289,7 +330,6 @@ glance_status pipeline_page(glance_context *ctx, glance_result *res, const char 
     ro.css_lookup = res->sheets.n_sheets ? source_css_lookup : NULL;
     ro.css_lookup_ud = &res->sheets;
     render_status rs = render_load(ctx->render, utf8, &ro, &res->rdoc, &res->rstats);
-    free(utf8);
     /* litehtml keeps its own copy of what it parsed. */
     for (int i = 0; i < res->sheets.n_sheets; i++) {
         free(res->sheets.sheets[i].css);
@@ -306,6 +346,11 @@ glance_status pipeline_page(glance_context *ctx, glance_result *res, const char 
         return status_from_render(rs);
     }
     res->dom = render_doc_dom(res->rdoc);
+    return pipeline_tree(res, o, page_url);
+}
+
+glance_status pipeline_tree(glance_result *res, const glance_options *o, const char *page_url)
+{
     if (o->geometry) {
         double tg = base_now_ms();
         if (geometry_apply(res->dom, o->geometry, &res->geometry) != 0)

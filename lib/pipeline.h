@@ -17,6 +17,12 @@ glance_status pipeline_page(glance_context *ctx, glance_result *res, const char 
                             size_t len, const glance_options *o, net_session *ns,
                             const char *page_url, const char *http_charset);
 
+/* The rest of the page's way once res->dom holds its tree (from litehtml,
+ * a browser or a snapshot) and res->jsonld its JSON-LD: another engine's
+ * boxes, the title, the base URL (from `page_url`), the extraction, the
+ * metadata. The status. */
+glance_status pipeline_tree(glance_result *res, const glance_options *o, const char *page_url);
+
 /* The extraction on the laid-out page of `res` (what a rerun does): the
  * time budget starts at res->t_begin. The status, with res's answer or
  * message set. */

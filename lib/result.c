@@ -78,6 +78,34 @@ void result_forget_run(glance_result *res)
     res->all_ran = 0;
 }
 
+void result_forget_page(glance_result *res)
+{
+    result_forget_run(res);
+    extract_cleaner_free(res->page.cleaner);
+    memset(&res->page, 0, sizeof res->page);
+    render_doc_free(res->rdoc);
+    if (res->own_dom)
+        dom_doc_free(res->dom);
+    res->rdoc = NULL;
+    res->dom = NULL;
+    res->own_dom = 0;
+    free(res->png);
+    res->png = NULL;
+    free(res->snapshot);
+    res->snapshot = NULL;
+    res->snapshot_len = 0;
+    res->png_len = 0;
+    free(res->title);
+    res->title = NULL;
+    meta_scripts_free(&res->jsonld);
+    meta_info_free(&res->meta);
+    res->meta_read = 0;
+    free(res->base_url);
+    res->base_url = NULL;
+    memset(&res->rstats, 0, sizeof res->rstats);
+    memset(&res->geometry, 0, sizeof res->geometry);
+}
+
 void glance_result_free(glance_result *res)
 {
     if (!res)
@@ -86,6 +114,10 @@ void glance_result_free(glance_result *res)
     free(res->records);
     extract_cleaner_free(res->page.cleaner);
     render_doc_free(res->rdoc);
+    if (res->own_dom)
+        dom_doc_free(res->dom);
+    free(res->png);
+    free(res->snapshot);
     free(res->title);
     free(res->url);
     free(res->final_url);
@@ -96,6 +128,18 @@ void glance_result_free(glance_result *res)
     free(res->base_url);
     free(res->wire);
     free(res);
+}
+
+const char *glance_result_snapshot(const glance_result *res, size_t *len)
+{
+    if (len)
+        *len = res && res->snapshot ? res->snapshot_len : 0;
+    return res ? res->snapshot : NULL;
+}
+
+const char *glance_result_engine(const glance_result *res)
+{
+    return res ? res->engine : NULL;
 }
 
 glance_status glance_result_status(const glance_result *res)

@@ -10,6 +10,7 @@
 #include "methods/method.h"
 #include "net/net.h"
 #include "render/render.h"
+#include "lib/browse.h"
 
 /* One method's run on the page. */
 typedef struct result_record {
@@ -25,7 +26,15 @@ struct glance_result {
     char *message;         /* one line; NULL: glance_strerror(status) */
     const glance_context *ctx; /* the context that made it (the shot needs its fonts) */
     render_doc *rdoc;      /* owns the dom tree */
-    dom_doc *dom;          /* borrowed from rdoc */
+    dom_doc *dom;          /* borrowed from rdoc; or owned (own_dom) when a
+                              browser or a snapshot gave the tree */
+    int own_dom;
+    const char *engine;    /* "litehtml", "chromium" or "snapshot": who laid it out */
+    unsigned char *png;    /* the browser's own screenshot of the page (shot) */
+    size_t png_len;
+    browse_stats browse;   /* what the browser did (engine chromium) */
+    char *snapshot;        /* the browser's snapshot, with keep_snapshot */
+    size_t snapshot_len;
     render_stats rstats;
     double t_begin, deadline; /* layout began; time_budget runs out (0: never) */
     glance_geometry_stats geometry; /* another engine's boxes on the tree (geometry.c) */
@@ -77,6 +86,10 @@ result_record *result_record_of(glance_result *res, const method_desc *d);
 const result_record *result_record_get(const glance_result *res, const method_desc *d);
 /* GCE's state when it ran on the page; NULL otherwise. */
 const method_gce_state *result_gce(const glance_result *res);
+/* Forgets the page as laid out, with its run: what engine auto does before
+ * it gives a page to the browser. Keeps where it came from. */
+void result_forget_page(glance_result *res);
+
 /* Forgets the last run (records, answer, what auto did, message, JSON);
  * keeps the layout, its timings and the title. */
 void result_forget_run(glance_result *res);

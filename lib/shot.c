@@ -465,6 +465,22 @@ static void draw_cut(cairo_t *cr, int w, int h, double page_h)
     cairo_restore(cr);
 }
 
+/* cairo's PNG reader from memory. */
+typedef struct png_reader {
+    const unsigned char *p;
+    size_t len, at;
+} png_reader;
+
+static cairo_status_t read_png(void *closure, unsigned char *data, unsigned int len)
+{
+    png_reader *r = closure;
+    if (r->len - r->at < len)
+        return CAIRO_STATUS_READ_ERROR;
+    memcpy(data, r->p + r->at, len);
+    r->at += len;
+    return CAIRO_STATUS_SUCCESS;
+}
+
 static glance_status shot_surface(glance_context *ctx, glance_result *res,
                                   const glance_shot_options *opts, cairo_surface_t **out)
 {
@@ -476,8 +492,8 @@ static glance_status shot_surface(glance_context *ctx, glance_result *res,
         glance_shot_options_default(&defaults);
         opts = &defaults;
     }
-    if (!res || !res->rdoc || !res->dom)
-        return GLANCE_EOPTION; /* the page was never laid out */
+    if (!res || !res->dom || (!res->rdoc && !res->png))
+        return GLANCE_EOPTION; /* never laid out, or by a browser without a screenshot */
     if (opts->max_height < 1 || opts->max_height > SHOT_MAX_SIDE)
         return GLANCE_EOPTION;
     int w = res->window_w;
@@ -510,7 +526,22 @@ static glance_status shot_surface(glance_context *ctx, glance_result *res,
     cairo_t *cr = cairo_create(s);
     cairo_set_source_rgb(cr, 1, 1, 1);
     cairo_paint(cr);
-    render_status rs = render_paint(res->rdoc, cr, (dom_box){0, 0, w, h});
+    render_status rs = RENDER_OK;
+    if (res->rdoc) {
+        rs = render_paint(res->rdoc, cr, (dom_box){0, 0, w, h});
+    } else {
+        /* The browser's own picture of the page (engine chromium). */
+        png_reader rd = {res->png, res->png_len, 0};
+        cairo_surface_t *img = cairo_image_surface_create_from_png_stream(read_png, &rd);
+        if (cairo_surface_status(img) == CAIRO_STATUS_SUCCESS) {
+            cairo_set_source_surface(cr, img, 0, 0);
+            cairo_rectangle(cr, 0, 0, w, h);
+            cairo_fill(cr);
+        } else {
+            rs = RENDER_EPARSE;
+        }
+        cairo_surface_destroy(img);
+    }
     if (rs == RENDER_OK && opts->overlay) {
         labels ls = {.w = w, .h = h};
         cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);

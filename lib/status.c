@@ -22,6 +22,7 @@ static const struct {
     [GLANCE_EREDIRECTS] = {"redirects", "too many redirects"},
     [GLANCE_EOFFLINE] = {"offline", "offline: the network is not used"},
     [GLANCE_ECOSTLY] = {"costly", "page too costly: over the time budget"},
+    [GLANCE_EBROWSER] = {"browser", "the browser could not load the page"},
 };
 #define N_STATUSES (sizeof statuses / sizeof statuses[0])
 

@@ -66,6 +66,42 @@ int meta_scripts_scan(const char *html, size_t len, meta_scripts *out)
     return 0;
 }
 
+int meta_scripts_from_dom(const dom_doc *dom, meta_scripts *out)
+{
+    memset(out, 0, sizeof *out);
+    const dom_node *root = dom_doc_root(dom);
+    size_t total = 0;
+    for (const dom_node *n = root; n && out->n < META_MAX_SCRIPTS; n = dom_next(n, root)) {
+        if (n->kind != DOM_ELEMENT || !dom_is_tag(n, "script"))
+            continue;
+        const char *type = dom_attr_get(n, "type");
+        const char *want = "application/ld+json";
+        if (!type)
+            continue;
+        while (base_html_space(*type))
+            type++;
+        if (strncasecmp(type, want, strlen(want)) != 0)
+            continue;
+        base_buf b = BASE_BUF_INIT;
+        for (const dom_node *t = n->first_child; t; t = t->next)
+            if (t->kind == DOM_TEXT)
+                base_buf_add(&b, t->text, t->text_len);
+        size_t len = 0;
+        char *c = base_buf_take(&b, &len);
+        if (!c) {
+            meta_scripts_free(out);
+            return -1;
+        }
+        if (total + len > META_MAX_SCRIPT_BYTES) {
+            free(c);
+            break; /* what a page may make us parse is bounded */
+        }
+        total += len;
+        out->texts[out->n++] = c;
+    }
+    return 0;
+}
+
 void meta_scripts_free(meta_scripts *s)
 {
     for (size_t i = 0; i < s->n; i++)

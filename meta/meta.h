@@ -75,6 +75,9 @@ typedef struct meta_scripts {
 
 /* Collects the JSON-LD texts of `html` (UTF-8). 0, or -1 out of memory. */
 int meta_scripts_scan(const char *html, size_t len, meta_scripts *out);
+/* The same from a tree that keeps the scripts' text (a browser's, whose
+ * <script> elements hold it as a text node): 0, or -1 out of memory. */
+int meta_scripts_from_dom(const dom_doc *dom, meta_scripts *out);
 void meta_scripts_free(meta_scripts *s);
 
 /* The URL the page's relative links resolve against: its <base href>

@@ -37,7 +37,9 @@ static void usage_batch(FILE *f)
           "and the fields asked for}. Records:\n"
           "  JSON lines  {\"id\": ID, \"url\": URL} (fetched) or {\"id\": ID, \"html\": TEXT,\n"
           "              \"url\": URL} (url optional: the base of its stylesheets); a\n"
-          "              record without an id takes its place in the stream (from 1)\n"
+          "              record without an id takes its place in the stream (from 1);\n"
+          "              {\"id\": ID, \"snapshot\": {...}}: what a browser saw\n"
+          "              (docs/snapshot.md), as glance extract --snapshot reads it\n"
           "  WARC        response records (gzip per record, as Common Crawl publishes\n"
           "              them, or plain): the id is WARC-Record-ID, the url\n"
           "              WARC-Target-URI, the page the HTTP payload in the charset of\n"
@@ -85,6 +87,8 @@ typedef struct record {
     char *html_own;    /* a WARC record's payload */
     const char *url;
     char *url_own;
+    char *snapshot;    /* a JSON line's "snapshot", as text (owned) */
+    size_t snapshot_len;
     char *charset;     /* from the HTTP Content-Type */
     glance_status pre; /* decided by the reader: the record is no page */
     char *pre_msg;
@@ -253,6 +257,7 @@ static void record_free(record *r)
     json_object_put(r->id);
     json_object_put(r->json);
     free(r->html_own);
+    free(r->snapshot);
     free(r->url_own);
     free(r->charset);
     free(r->pre_msg);
@@ -442,12 +447,28 @@ static int jsonl_record(batch *b, char *line, size_t len, int too_long, record *
     default_id(b, r);
     if (json_object_object_get_ex(o, "url", &v) && json_object_is_type(v, json_type_string))
         r->url = json_object_get_string(v);
-    if (json_object_object_get_ex(o, "html", &v) && json_object_is_type(v, json_type_string)) {
+    if (json_object_object_get_ex(o, "snapshot", &v) &&
+        (json_object_is_type(v, json_type_object) || json_object_is_type(v, json_type_string))) {
+        /* Read again by the library from its text: the line was bounded
+         * by max_input_bytes already. */
+        size_t n = 0;
+        const char *t = json_object_is_type(v, json_type_string)
+                            ? json_object_get_string(v)
+                            : json_object_to_json_string_length(v, JSON_C_TO_STRING_PLAIN, &n);
+        if (json_object_is_type(v, json_type_string))
+            n = (size_t)json_object_get_string_len(v);
+        if (!t || !(r->snapshot = malloc(n + 1)))
+            return -1;
+        memcpy(r->snapshot, t, n);
+        r->snapshot[n] = '\0';
+        r->snapshot_len = n;
+    } else if (json_object_object_get_ex(o, "html", &v) && json_object_is_type(v, json_type_string)) {
         r->html = json_object_get_string(v);
         r->len = (size_t)json_object_get_string_len(v);
     } else if (!r->url) {
         r->pre = GLANCE_EINPUT;
-        r->pre_msg = strfmt("line %zu of %s: a record needs \"html\" or \"url\" (a string)",
+        r->pre_msg = strfmt("line %zu of %s: a record needs \"html\" or \"url\" (a string), or "
+                            "\"snapshot\"",
                             b->line_no, b->in_name);
     }
     return 1;
@@ -878,6 +899,8 @@ static void batch_work(void *arg, glance_context *gc, void *item)
     glance_result *res = NULL;
     if (r->pre != GLANCE_OK)
         r->st = r->pre;
+    else if (r->snapshot)
+        r->st = glance_extract_snapshot(gc, r->snapshot, r->snapshot_len, b->opt, &res);
     else if (r->html)
         r->st = glance_extract_page(gc, r->html, r->len, r->charset,
                                     is_http_url(r->url) ? r->url : NULL, b->opt, &res);
@@ -939,6 +962,8 @@ static void batch_work(void *arg, glance_context *gc, void *item)
     free(r->html_own);
     r->html_own = NULL;
     r->html = NULL;
+    free(r->snapshot);
+    r->snapshot = NULL;
     if (r->json) {
         json_object_put(r->json);
         r->json = NULL;

@@ -185,6 +185,12 @@ int cli_version(void)
         printf("fonts: none could be set up\n");
     }
     free(report);
+    /* The browser of --engine chromium, when there is one. */
+    char browser[1200];
+    if (ctx && glance_browser_version(ctx, NULL, browser, sizeof browser) == GLANCE_OK)
+        printf("browser (--engine chromium): %s\n", browser);
+    else if (ctx)
+        printf("browser (--engine chromium): none: %s\n", browser);
     glance_context_free(ctx);
     return 0;
 }
@@ -468,11 +474,52 @@ glance_status cli_extract_input(glance_context *ctx, const char *path, const gla
     return st;
 }
 
+glance_status cli_extract_snapshot(glance_context *ctx, const char *path, const glance_options *o,
+                                   glance_result **res, char *why, size_t why_cap)
+{
+    *res = NULL;
+    why[0] = '\0';
+    /* A snapshot is JSON of the page's every node and box: a few times the
+     * page's own bytes. */
+    size_t limit = input_limit(o) * 8;
+    char *buf = NULL;
+    size_t len = 0;
+    int r = strcmp(path, "-") == 0 ? read_stdin(limit, &buf, &len) : read_gz_file(path, limit, &buf, &len);
+    if (r != 0) {
+        snprintf(why, why_cap, "%s: %s", path, errno == EINVAL ? "broken gzip data" : strerror(errno));
+        return errno == EINVAL ? GLANCE_EINPUT : errno == ENOMEM ? GLANCE_ENOMEM : GLANCE_EIO;
+    }
+    if (cli_is_gzip(buf, len)) {
+        char *plain = NULL;
+        size_t plain_len = 0;
+        if (cli_gunzip(buf, len, limit, &plain, &plain_len) != 0) {
+            free(buf);
+            snprintf(why, why_cap, "broken gzip data");
+            return GLANCE_EINPUT;
+        }
+        free(buf);
+        buf = plain;
+        len = plain_len;
+    }
+    glance_status st = glance_extract_snapshot(ctx, buf, len, o, res);
+    free(buf);
+    if (st != GLANCE_OK)
+        snprintf(why, why_cap, "%s", glance_result_message(*res, st));
+    return st;
+}
+
 glance_status cli_load_page(glance_context *ctx, const char *path, const glance_options *o,
                             glance_result **res)
 {
+    return cli_load(ctx, path, o, res, 0);
+}
+
+glance_status cli_load(glance_context *ctx, const char *path, const glance_options *o,
+                       glance_result **res, int snapshot)
+{
     char why[1024];
-    glance_status st = cli_extract_input(ctx, path, o, res, why, sizeof why);
+    glance_status st = snapshot ? cli_extract_snapshot(ctx, path, o, res, why, sizeof why)
+                                : cli_extract_input(ctx, path, o, res, why, sizeof why);
     /* A stylesheet that could not be fetched is no error, but the layout
      * may show it. */
     for (int i = 0; *res && i < glance_result_stylesheet_count(*res); i++) {

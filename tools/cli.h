@@ -61,6 +61,15 @@ int cli_is_gzip(const void *buf, size_t len);
  * -1 (broken data, out of memory). *out is malloc'd and NUL-terminated. */
 int cli_gunzip(const void *in, size_t in_len, size_t limit, char **out, size_t *out_len);
 
+/* A snapshot (glance_extract_snapshot's envelope) from a file, gzip or
+ * not, or standard input ("-"); as cli_extract_input. */
+glance_status cli_extract_snapshot(glance_context *ctx, const char *path, const glance_options *o,
+                                   glance_result **res, char *why, size_t why_cap);
+
+/* cli_load_page of a page (snapshot 0) or of a snapshot (1). */
+glance_status cli_load(glance_context *ctx, const char *path, const glance_options *o,
+                       glance_result **res, int snapshot);
+
 /* cli_extract_input, then: warns on
  * stderr of each stylesheet skipped, and says on stderr why when the
  * status is not GLANCE_OK. *res as glance_extract gives it. */

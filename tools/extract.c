@@ -58,6 +58,12 @@ static void usage_extract(FILE *f)
           "  --input-dir DIR    every page of DIR and its subfolders (sorted by path)\n"
           "  --jobs N           pages extracted at once (default 1), each on a thread\n"
           "                     with its own fonts; the output keeps the order given\n"
+          "  --snapshot FILE    the input is what a browser saw, not HTML: a\n"
+          "                     DOMSnapshot in glance's envelope (docs/snapshot.md), as\n"
+          "                     examples/snapshot.mjs writes it; - reads standard input\n"
+          "  --save-snapshot FILE  with --engine chromium (or auto, when it sends the\n"
+          "                     page there): also write what the browser saw, for\n"
+          "                     --snapshot to run again without the browser\n"
           "  --geometry FILE    boxes of a browser's layout of the page, keyed by XPath\n"
           "                     (tools/chromium-boxes.mjs), used instead of litehtml's;\n"
           "                     the window is theirs unless --window is given\n"
@@ -647,6 +653,8 @@ typedef struct one_page {
     shot_cli *shot;
     glance_geometry *geo;
     size_t max_memory; /* the worker process's address space; 0: in-process */
+    int snapshot;      /* path is a snapshot (--snapshot) */
+    const char *save_snapshot; /* --save-snapshot FILE */
 } one_page;
 
 static int extract_one(void *arg)
@@ -662,7 +670,7 @@ static int extract_one(void *arg)
         return EXIT_INTERNAL;
     }
     glance_result *res = NULL;
-    glance_status st = cli_load_page(ctx, path, opt, &res);
+    glance_status st = cli_load(ctx, path, opt, &res, pg->snapshot);
     if (st == GLANCE_ENOMEM && pg->max_memory)
         fprintf(stderr, "glance: page too costly: over the memory limit of %zu MB (max_memory) of "
                         "its worker process\n",
@@ -679,6 +687,19 @@ static int extract_one(void *arg)
         }
     }
     code = cli_exit_for(st);
+    if (res && pg->save_snapshot) {
+        size_t slen = 0;
+        const char *snap = glance_result_snapshot(res, &slen);
+        FILE *sf = snap ? fopen(pg->save_snapshot, "w") : NULL;
+        if (!snap) {
+            fprintf(stderr, "glance: no snapshot to save: the browser did not lay the page out "
+                            "(--engine chromium)\n");
+        } else if (!sf || fwrite(snap, 1, slen, sf) != slen || fclose(sf) != 0) {
+            fprintf(stderr, "glance: cannot write %s: %s\n", pg->save_snapshot, strerror(errno));
+            if (code == EXIT_CONTENT)
+                code = EXIT_INTERNAL;
+        }
+    }
     if (res && (st == GLANCE_OK || st == GLANCE_ENOCONTENT)) {
         int sc = shot_cli_write(pg->shot, ctx, res);
         if (sc)
@@ -701,8 +722,9 @@ int cmd_extract(int argc, char **argv)
         return EXIT_INTERNAL;
     }
     const char *format = "text", *geometry_path = NULL, *out_path = NULL, *in_dir = NULL,
-               *out_dir = NULL;
-    int window_given = 0, metadata = 0, code = EXIT_USAGE, jobs = 1, n_inputs = 0, in_process = 0;
+               *out_dir = NULL, *save_snapshot = NULL;
+    int window_given = 0, metadata = 0, code = EXIT_USAGE, jobs = 1, n_inputs = 0, in_process = 0,
+        snapshot = 0;
     char **inputs = calloc((size_t)argc, sizeof *inputs);
     FILE *out = stdout;
     shot_cli shot;
@@ -741,7 +763,8 @@ int cmd_extract(int argc, char **argv)
         }
         if (strcmp(a, "--format") == 0 || strcmp(a, "--geometry") == 0 || strcmp(a, "-o") == 0 ||
             strcmp(a, "--input-dir") == 0 || strcmp(a, "--output-dir") == 0 ||
-            strcmp(a, "--jobs") == 0) {
+            strcmp(a, "--jobs") == 0 || strcmp(a, "--snapshot") == 0 ||
+            strcmp(a, "--save-snapshot") == 0) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "glance extract: %s needs a value\n", a);
                 goto done;
@@ -751,6 +774,14 @@ int cmd_extract(int argc, char **argv)
                 format = v;
             else if (strcmp(a, "--geometry") == 0)
                 geometry_path = v;
+            else if (strcmp(a, "--save-snapshot") == 0) {
+                save_snapshot = v;
+                if (glance_options_set(opt, "keep_snapshot", "on") != GLANCE_OK)
+                    goto done;
+            } else if (strcmp(a, "--snapshot") == 0) {
+                snapshot = 1;
+                inputs[n_inputs++] = (char *)v;
+            }
             else if (strcmp(a, "-o") == 0)
                 out_path = v;
             else if (strcmp(a, "--input-dir") == 0)
@@ -792,8 +823,10 @@ int cmd_extract(int argc, char **argv)
     }
     if (n_inputs != 1 || in_dir || out_dir) {
         /* Many pages (or one, written into a folder). */
-        if (shot.out || geometry_path) {
-            fprintf(stderr, "glance extract: %s is for one page\n", shot.out ? "--shot" : "--geometry");
+        if (shot.out || geometry_path || snapshot || save_snapshot) {
+            fprintf(stderr, "glance extract: %s is for one page\n",
+                    shot.out ? "--shot" : geometry_path ? "--geometry" : snapshot ? "--snapshot"
+                                                                                   : "--save-snapshot");
             goto done;
         }
         code = extract_many(opt, format, metadata, inputs, n_inputs, in_dir, out_dir, out_path, jobs,
@@ -811,11 +844,16 @@ int cmd_extract(int argc, char **argv)
                         "writes it alone)\n");
         goto done;
     }
+    if (shot.out && glance_options_set(opt, "screenshot", "on") != GLANCE_OK) {
+        code = EXIT_INTERNAL;
+        goto done;
+    }
     glance_geometry *geo = NULL;
     if (geometry_path && (code = cli_load_geometry(geometry_path, opt, window_given, &geo)) != 0)
         goto done;
 
-    one_page one = {opt, path, format, metadata, out, &shot, geo, in_process ? 0 : cli_max_memory(opt)};
+    one_page one = {opt, path, format, metadata, out, &shot, geo, in_process ? 0 : cli_max_memory(opt),
+                    snapshot, save_snapshot};
     if (in_process) {
         code = extract_one(&one);
     } else {

@@ -8,7 +8,9 @@
 # and the fonts: Liberation (metric-compatible
 # with Arial, Helvetica, Times New Roman
 # and Courier New, so text measures as browsers on Linux measure it),
-# DejaVu, and Noto CJK for Chinese, Japanese and Korean. Then, for the
+# DejaVu, and Noto CJK for Chinese, Japanese and Korean; and Debian's
+# chromium, the browser of --engine chromium (and auto), which glance drives
+# over the DevTools protocol from C (no Node.js). Then, for the
 # tests of the Python package and of a Dask run, Debian's python3 with
 # python3-pytest and python3-distributed: where they cannot be installed,
 # a line says so and those tests are skipped (tests/python.sh).
@@ -20,7 +22,7 @@ PACKAGES="build-essential cmake pkg-config
 liblitehtml-dev libgumbo-dev libcairo2-dev libfreetype-dev libfontconfig-dev
 libharfbuzz-dev libjson-c-dev libcmocka-dev cmark-gfm zlib1g-dev
 libcurl4-openssl-dev ca-certificates libuchardet-dev libmicrohttpd-dev libjemalloc-dev
-fonts-liberation2 fonts-dejavu-core fonts-noto-cjk fontconfig"
+fonts-liberation2 fonts-dejavu-core fonts-noto-cjk fontconfig chromium"
 
 OPTIONAL="python3 python3-pytest python3-distributed"
 

@@ -180,6 +180,12 @@ int cmd_shot(int argc, char **argv)
         goto done;
     }
     glance_result *res = NULL;
+    /* With the browser, its own screenshot is what the shot draws on. */
+    if (glance_options_set(opt, "screenshot", "on") != GLANCE_OK) {
+        code = EXIT_INTERNAL;
+        glance_context_free(ctx);
+        goto done;
+    }
     glance_status st = cli_load_page(ctx, path, opt, &res);
     code = cli_exit_for(st);
     if (res && (st == GLANCE_OK || st == GLANCE_ENOCONTENT)) {

@@ -119,7 +119,7 @@ def library_version():
 
 __version__ = library_version()
 
-STATUS_NAMES = {i: _s(_lib.glance_status_name(i)) for i in range(16)}
+STATUS_NAMES = {i: _s(_lib.glance_status_name(i)) for i in range(17)}
 
 
 def options():

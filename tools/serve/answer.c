@@ -35,6 +35,7 @@ int serve_http_code(glance_status st)
     case GLANCE_EFETCH:
     case GLANCE_EREDIRECTS: return 502;
     case GLANCE_ETIMEOUT: return 504;
+    case GLANCE_EBROWSER: return 503; /* the server's browser, not the page */
     default: return 500;
     }
 }

@@ -1,0 +1,90 @@
+#!/usr/bin/env node
+// examples/snapshot.mjs: glance as a plugin behind a browser you already
+// drive. Debian's chromium, driven by playwright-core, loads each page with
+// its scripts, and what the browser saw (DOMSnapshot.captureSnapshot, with
+// the computed styles glance reads) goes to glance: written to a file for
+// `glance extract --snapshot FILE`, or posted to `glance serve`.
+//
+//   node examples/snapshot.mjs [--window WxH] [--no-scripts] --out FILE URL|PAGE
+//   node examples/snapshot.mjs [--window WxH] [--no-scripts] --post http://127.0.0.1:8080/extract URL|PAGE...
+//
+// PAGE is a local .html file, served at http://glance.invalid/NAME with
+// every other request refused; a URL is loaded as the browser loads it.
+// Needs Debian's chromium and playwright-core (tools/install-browser.sh).
+// The snapshot format: docs/snapshot.md.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const require = createRequire(join(here, '..', 'tools', 'package.json'));
+const { chromium } = require('playwright-core');
+
+// The styles glance reads, in this order (docs/snapshot.md).
+export const STYLES = ['display', 'visibility', 'position', 'font-size', 'font-weight',
+    'white-space', 'overflow-x', 'overflow-y', 'opacity'];
+
+function parseArgs(argv) {
+    const a = { w: 1920, h: 1080, scripts: true, out: null, post: null, pages: [] };
+    for (let i = 0; i < argv.length; i++) {
+        const v = argv[i];
+        if (v === '--window') {
+            const m = /^(\d+)x(\d+)$/.exec(argv[++i] || '');
+            if (!m) throw new Error('--window takes WxH');
+            a.w = +m[1]; a.h = +m[2];
+        } else if (v === '--no-scripts') a.scripts = false;
+        else if (v === '--out') a.out = argv[++i];
+        else if (v === '--post') a.post = argv[++i];
+        else if (v.startsWith('-')) throw new Error(`unknown option ${v}`);
+        else a.pages.push(v);
+    }
+    if (!a.pages.length || (!a.out && !a.post) || (a.out && a.pages.length > 1))
+        throw new Error('usage: node examples/snapshot.mjs [--window WxH] [--no-scripts] (--out FILE PAGE | --post URL PAGE...)');
+    return a;
+}
+
+// One page's snapshot, in glance's envelope.
+export async function snapshot(browser, page, { w = 1920, h = 1080, scripts = true } = {}) {
+    const ctx = await browser.newContext({ viewport: { width: w, height: h }, javaScriptEnabled: scripts });
+    try {
+        const p = await ctx.newPage();
+        let url = page;
+        if (!/^https?:/.test(page)) {
+            const file = resolve(page);
+            const body = readFileSync(file);
+            url = `http://glance.invalid/${basename(file)}`;
+            await p.route('**/*', (route) => route.request().url() === url
+                ? route.fulfill({ status: 200, contentType: 'text/html', body })
+                : route.abort());
+        }
+        await p.goto(url, { waitUntil: 'load', timeout: 15000 });
+        await p.waitForLoadState('networkidle', { timeout: 3000 }).catch(() => {});
+        const cdp = await ctx.newCDPSession(p);
+        const snap = await cdp.send('DOMSnapshot.captureSnapshot',
+            { computedStyles: STYLES, includeDOMRects: true, includePaintOrder: false });
+        return { glance_snapshot: 1, url: p.url(), window: { width: w, height: h }, scripts, snapshot: snap };
+    } finally {
+        await ctx.close();
+    }
+}
+
+async function main() {
+    const a = parseArgs(process.argv.slice(2));
+    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+    try {
+        for (const page of a.pages) {
+            const env = await snapshot(browser, page, a);
+            const text = JSON.stringify(env);
+            if (a.out) { writeFileSync(a.out, text); continue; }
+            const r = await fetch(a.post, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: text });
+            process.stdout.write(`${page}\t${r.status}\t${(await r.text()).slice(0, 200).replace(/\s+/g, ' ')}\n`);
+        }
+    } finally {
+        await browser.close();
+    }
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url))
+    main().catch((e) => { process.stderr.write(`snapshot: ${e.message}\n`); process.exit(1); });

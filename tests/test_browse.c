@@ -1,0 +1,522 @@
+/* The chromium engine through the library: a page whose content only its
+ * scripts build, what the browser saw run again as a snapshot, the
+ * requests of a page held to glance's address policy, hostile pages within
+ * their budget, and no browser left behind. Every test skips with a line
+ * naming chromium where it is not installed, except in CI (CI=true),
+ * where tools/install-deps.sh installs it and a missing browser fails. */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <cairo.h>
+#include <stdint.h>
+
+#include "glance.h"
+#include "httpd.h"
+
+static glance_context *ctx;
+static char tmpdir[256];
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+static int ci(void)
+{
+    const char *v = getenv("CI");
+    return v && strcmp(v, "true") == 0;
+}
+
+/* Skips (or, in CI, fails) when the library finds no browser. */
+static void need_browser(void)
+{
+    char buf[1200];
+    if (glance_browser_version(ctx, NULL, buf, sizeof buf) == GLANCE_OK)
+        return;
+    if (ci())
+        fail_msg("CI=true but no browser: %s", buf);
+    print_message("skipped: no chromium here (%s); tools/install-deps.sh installs it\n", buf);
+    skip();
+}
+
+static glance_options *opts(const char *first, ...)
+{
+    glance_options *o = glance_options_new();
+    assert_non_null(o);
+    va_list ap;
+    va_start(ap, first);
+    for (const char *kv = first; kv; kv = va_arg(ap, const char *)) {
+        char key[64];
+        const char *eq = strchr(kv, '=');
+        assert_non_null(eq);
+        snprintf(key, sizeof key, "%.*s", (int)(eq - kv), kv);
+        if (glance_options_set(o, key, eq + 1) != GLANCE_OK)
+            fail_msg("%s: %s", kv, glance_options_error(o));
+    }
+    va_end(ap);
+    return o;
+}
+
+static const char *write_page(const char *name, const char *html)
+{
+    static char path[512];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(html, f);
+    fclose(f);
+    return path;
+}
+
+/* ---- What the browser saw, run again ---- */
+
+static void snapshot_gives_the_same_answer(void **state)
+{
+    (void)state;
+    need_browser();
+    char path[512];
+    snprintf(path, sizeof path, "%s/script-shadow.html", FIXTURES_DIR);
+    glance_options *o = opts("engine=chromium", "keep_snapshot=on", NULL);
+    glance_result *live = NULL, *again = NULL;
+    assert_int_equal(glance_extract_file(ctx, path, o, &live), GLANCE_OK);
+    assert_string_equal(glance_result_engine(live), "chromium");
+    size_t len = 0;
+    const char *snap = glance_result_snapshot(live, &len);
+    assert_non_null(snap);
+    assert_true(len > 100);
+    assert_non_null(strstr(snap, "\"glance_snapshot\":1"));
+    /* The shadow root's text is the answer's. */
+    assert_non_null(strstr(glance_result_text(live), "holds together by weight and friction alone"));
+
+    glance_options *plain = opts("window=1280x800", NULL); /* the envelope's window wins */
+    assert_int_equal(glance_extract_snapshot(ctx, snap, len, plain, &again), GLANCE_OK);
+    assert_string_equal(glance_result_engine(again), "snapshot");
+    assert_string_equal(glance_result_text(again), glance_result_text(live));
+    assert_string_equal(glance_result_html(again), glance_result_html(live));
+    assert_string_equal(glance_result_title(again), glance_result_title(live));
+    glance_result_free(live);
+    glance_result_free(again);
+    glance_options_free(o);
+    glance_options_free(plain);
+}
+
+static void snapshot_refuses_what_it_cannot_read(void **state)
+{
+    (void)state;
+    /* No browser needed: the snapshot reader alone. */
+    static const char *bad[] = {
+        "",
+        "not json",
+        "{\"glance_snapshot\": 2, \"snapshot\": {\"documents\": [], \"strings\": []}}",
+        "{\"glance_snapshot\": 1}",
+        "{\"glance_snapshot\": 1, \"snapshot\": {\"documents\": [{\"nodes\": {\"parentIndex\": [0]},"
+        " \"layout\": {\"nodeIndex\": [], \"styles\": [], \"bounds\": []}}], \"strings\": []}}",
+        "{\"glance_snapshot\": 1, \"snapshot\": {\"documents\": [{\"nodes\": {\"parentIndex\": [-1, 0],"
+        " \"nodeType\": [9, 1], \"nodeName\": [0, 7], \"nodeValue\": [-1, -1]},"
+        " \"layout\": {\"nodeIndex\": [], \"styles\": [], \"bounds\": []}}], \"strings\": [\"#document\"]}}",
+        "[1, 2, 3]",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        glance_result *res = NULL;
+        glance_status st = glance_extract_snapshot(ctx, bad[i], strlen(bad[i]), NULL, &res);
+        if (st != GLANCE_EINPUT)
+            fail_msg("bad snapshot %zu: status %d, message %s", i, st, glance_result_message(res, st));
+        assert_non_null(strstr(glance_result_message(res, st), i == 0 ? "empty" : "snapshot"));
+        glance_result_free(res);
+    }
+}
+
+/* ---- The shot: glance's reasoning on the browser's own picture ---- */
+
+typedef struct mem_png {
+    const unsigned char *p;
+    size_t len, at;
+} mem_png;
+
+static cairo_status_t read_mem(void *closure, unsigned char *data, unsigned int len)
+{
+    mem_png *m = closure;
+    if (m->len - m->at < len)
+        return CAIRO_STATUS_READ_ERROR;
+    memcpy(data, m->p + m->at, len);
+    m->at += len;
+    return CAIRO_STATUS_SUCCESS;
+}
+
+static void shot_is_the_browsers_picture(void **state)
+{
+    (void)state;
+    need_browser();
+    char path[512];
+    snprintf(path, sizeof path, "%s/script-app.html", FIXTURES_DIR);
+    /* Without the option screenshot, nothing to draw on. */
+    glance_options *o = opts("engine=chromium", NULL);
+    glance_result *res = NULL;
+    assert_int_equal(glance_extract_file(ctx, path, o, &res), GLANCE_OK);
+    unsigned char *png = NULL;
+    size_t len = 0;
+    assert_int_equal(glance_result_shot_png(ctx, res, NULL, &png, &len), GLANCE_EOPTION);
+    glance_result_free(res);
+    glance_options_free(o);
+
+    o = opts("engine=chromium", "screenshot=on", NULL);
+    assert_int_equal(glance_extract_file(ctx, path, o, &res), GLANCE_OK);
+    glance_shot_options so;
+    glance_shot_options_default(&so);
+    so.overlay = 0;
+    assert_int_equal(glance_result_shot_png(ctx, res, &so, &png, &len), GLANCE_OK);
+    mem_png m = {png, len, 0};
+    cairo_surface_t *s = cairo_image_surface_create_from_png_stream(read_mem, &m);
+    assert_int_equal(cairo_surface_status(s), CAIRO_STATUS_SUCCESS);
+    assert_int_equal(cairo_image_surface_get_width(s), 1920);
+    /* The header the page's script built is dark blue (#123) where glance's
+     * own layout, which runs no scripts, has nothing. */
+    cairo_surface_flush(s);
+    const unsigned char *px = cairo_image_surface_get_data(s) + 10 * cairo_image_surface_get_stride(s) + 4 * 5;
+    uint32_t v = *(const uint32_t *)px;
+    int r = (v >> 16) & 255, g = (v >> 8) & 255, b = v & 255;
+    if (abs(r - 0x11) > 8 || abs(g - 0x22) > 8 || abs(b - 0x33) > 8)
+        fail_msg("pixel (5, 10) is #%02x%02x%02x, not the page's header #112233", r, g, b);
+    cairo_surface_destroy(s);
+    free(png);
+    glance_result_free(res);
+    glance_options_free(o);
+}
+
+/* ---- Requests through the browser ---- */
+
+/* A listener nothing may reach: its accept queue is read afterwards. */
+static int trap_listen(int family, const char *addr, int *port)
+{
+    int fd = socket(family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return -1;
+    int one = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    if (family == AF_INET) {
+        struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((unsigned short)*port)};
+        inet_pton(AF_INET, addr, &a.sin_addr);
+        if (bind(fd, (struct sockaddr *)&a, sizeof a) != 0 || listen(fd, 64) != 0) {
+            close(fd);
+            return -1;
+        }
+        socklen_t l = sizeof a;
+        getsockname(fd, (struct sockaddr *)&a, &l);
+        *port = ntohs(a.sin_port);
+    } else {
+        struct sockaddr_in6 a = {.sin6_family = AF_INET6, .sin6_port = htons((unsigned short)*port)};
+        inet_pton(AF_INET6, addr, &a.sin6_addr);
+        setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
+        if (bind(fd, (struct sockaddr *)&a, sizeof a) != 0 || listen(fd, 64) != 0) {
+            close(fd);
+            return -1;
+        }
+    }
+    return fd;
+}
+
+static int trap_connections(int fd)
+{
+    int n = 0;
+    for (;;) {
+        int c = accept(fd, NULL, NULL);
+        if (c < 0)
+            break;
+        close(c);
+        n++;
+    }
+    return n;
+}
+
+static void requests_obey_the_address_policy(void **state)
+{
+    (void)state;
+    need_browser();
+    int port = 0;
+    int trap4 = trap_listen(AF_INET, "127.0.0.1", &port);
+    assert_true(trap4 >= 0);
+    int trap6 = trap_listen(AF_INET6, "::1", &port); /* may fail without IPv6 */
+    char page[4096], redirect[128];
+    snprintf(redirect, sizeof redirect, "Location: http://127.0.0.1:%d/redirected.js\r\n", port);
+    snprintf(page, sizeof page,
+             "<!doctype html><html><head><title>Requests</title>"
+             "<style>.bg { background: url(http://127.0.0.1:%d/css.png); height: 10px }</style>"
+             "<link rel=stylesheet href=\"http://127.0.0.1:%d/a.css\">"
+             "<link rel=stylesheet href=\"/ok.css\">"
+             "<script src=\"http://[::1]:%d/a.js\"></script>"
+             "<script src=\"http://10.0.0.1/b.js\"></script>"
+             "<script src=\"/redirect\"></script></head>"
+             "<body><article><h1>A page that asks for much</h1>"
+             "<p>This page asks the browser for images, frames, scripts' fetches and a socket on "
+             "addresses of this machine and of private networks, and none of them may be reached "
+             "when the address policy says public addresses only.</p>"
+             "<p>Only its own server, let through by the allow list, answers it: a stylesheet, and "
+             "a redirect that points back at this machine.</p>"
+             "<div class=bg></div>"
+             "<img src=\"http://127.0.0.1:%d/img.png\"><img src=\"http://[::1]:%d/img6.png\">"
+             "<img src=\"http://169.254.169.254/latest/meta-data/\"><img src=\"http://10.0.0.1/x.png\">"
+             "<img src=\"/redirect\">"
+             "<iframe src=\"http://127.0.0.1:%d/frame.html\"></iframe>"
+             "<script>fetch('http://127.0.0.1:%d/fetch').catch(function(){});"
+             "fetch('http://[::1]:%d/fetch6').catch(function(){});"
+             "try { new WebSocket('ws://127.0.0.1:%d/ws'); } catch (e) {}"
+             "try { new WebSocket('ws://[::1]:%d/ws6'); } catch (e) {}</script>"
+             "</article></body></html>",
+             port, port, port, port, port, port, port, port, port, port);
+    httpd_route routes[] = {
+        {.path = "/page.html", .body = page},
+        {.path = "/redirect", .status = 302, .headers = redirect},
+        {.path = "/ok.css", .headers = "Content-Type: text/css\r\n", .body = "p { color: #333 }"},
+    };
+    httpd *srv = httpd_start(routes, 3);
+    assert_non_null(srv);
+    char url[128], allow[64];
+    snprintf(url, sizeof url, "http://127.0.0.1:%d/page.html", httpd_port(srv));
+    snprintf(allow, sizeof allow, "allow_addrs=127.0.0.1:%d", httpd_port(srv));
+    glance_options *o = opts("engine=chromium", "public_only=on", allow, "quiet=1", NULL);
+    glance_result *res = NULL;
+    glance_status st = glance_extract_url(ctx, url, o, &res);
+    if (st != GLANCE_OK)
+        fail_msg("status %d: %s", st, glance_result_message(res, st));
+    assert_non_null(strstr(glance_result_text(res), "none of them may be reached"));
+    /* Its own server was reached for the page, its stylesheet and the
+     * redirect (whose target is refused). */
+    assert_true(httpd_hits(srv, "/ok.css") >= 1);
+    assert_true(httpd_hits(srv, "/redirect") >= 1);
+    /* Nothing else on this machine was. */
+    assert_int_equal(trap_connections(trap4), 0);
+    if (trap6 >= 0)
+        assert_int_equal(trap_connections(trap6), 0);
+    const char *j = glance_result_json(res);
+    assert_non_null(strstr(j, "\"refused\""));
+    glance_result_free(res);
+    glance_options_free(o);
+    httpd_stop(srv);
+    close(trap4);
+    if (trap6 >= 0)
+        close(trap6);
+}
+
+/* ---- Hostile pages ---- */
+
+static void hostile_pages_end_within_budget(void **state)
+{
+    (void)state;
+    need_browser();
+    static const struct {
+        const char *name, *html;
+    } pages[] = {
+        {"busy", "<title>Busy</title><p>Spins.</p><script>while (true) {}</script>"},
+        {"alerts", "<title>Alerts</title><p>Nags.</p><script>for (;;) alert('hi');</script>"},
+        {"popups", "<title>Popups</title><p>Opens.</p><script>for (var i = 0; i < 1e6; i++) "
+                   "window.open('about:blank');</script>"},
+        {"hops", "<title>Hops</title><p>Moves.</p><script>setInterval(function () "
+                 "{ location.href = location.href + '#' + Math.random(); location.reload(); }, 10);</script>"},
+        {"refresh", "<title>Refresh</title><meta http-equiv=refresh content=0><p>Reloads itself.</p>"},
+        {"hog", "<title>Hog</title><p>Eats.</p><script>var a = []; for (;;) a.push(new Array(1e6).fill(1));</script>"},
+    };
+    glance_options *o = opts("engine=chromium", "time_budget=5", NULL);
+    char normal[512];
+    snprintf(normal, sizeof normal, "%s/article-tag.html", FIXTURES_DIR);
+    for (size_t i = 0; i < sizeof pages / sizeof pages[0]; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "%s.html", pages[i].name);
+        const char *path = write_page(name, pages[i].html);
+        double t0 = now_ms();
+        glance_result *res = NULL;
+        glance_status st = glance_extract_file(ctx, path, o, &res);
+        double ms = now_ms() - t0;
+        print_message("%-8s %-10s %6.0f ms  %s\n", pages[i].name, glance_status_name(st), ms,
+                      st == GLANCE_OK ? "" : glance_result_message(res, st));
+        if (ms > 6000)
+            fail_msg("%s took %.0f ms, over the budget of 5 s and a second", pages[i].name, ms);
+        assert_true(st == GLANCE_OK || st == GLANCE_ENOCONTENT || st == GLANCE_ECOSTLY);
+        glance_result_free(res);
+        /* The next page is answered as usual. */
+        res = NULL;
+        st = glance_extract_file(ctx, normal, o, &res);
+        if (st != GLANCE_OK)
+            fail_msg("after %s: status %d: %s", pages[i].name, st, glance_result_message(res, st));
+        assert_non_null(strstr(glance_result_text(res), "Most bread recipes ask for more yeast"));
+        glance_result_free(res);
+    }
+    glance_options_free(o);
+}
+
+/* ---- No browser left behind ---- */
+
+/* The profile folder (--user-data-dir) of a browser that is our child,
+ * other than `exclude`, or "". */
+static void child_browser_profile(char *out, size_t cap, const char *exclude)
+{
+    out[0] = '\0';
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    pid_t me = getpid();
+    while (d && (e = readdir(d)) && !out[0]) {
+        char p[300], buf[8192];
+        snprintf(p, sizeof p, "/proc/%s/stat", e->d_name);
+        FILE *f = fopen(p, "r");
+        if (!f)
+            continue;
+        int pid, ppid;
+        char comm[256], st;
+        int ok = fscanf(f, "%d %255s %c %d", &pid, comm, &st, &ppid) == 4;
+        fclose(f);
+        if (!ok || ppid != me)
+            continue;
+        snprintf(p, sizeof p, "/proc/%s/cmdline", e->d_name);
+        int fd = open(p, O_RDONLY);
+        ssize_t n = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
+        if (fd >= 0)
+            close(fd);
+        for (ssize_t k = 0; k < n;) {
+            const char *arg = buf + k;
+            if (strncmp(arg, "--user-data-dir=", 16) == 0 && (!exclude || strcmp(arg + 16, exclude)))
+                snprintf(out, cap, "%s", arg + 16);
+            k += (ssize_t)strlen(arg) + 1;
+        }
+    }
+    if (d)
+        closedir(d);
+}
+
+/* Processes whose command line names `profile`. */
+static int processes_of(const char *profile)
+{
+    int count = 0;
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        if (e->d_name[0] < '0' || e->d_name[0] > '9')
+            continue;
+        char p[300], buf[16384];
+        snprintf(p, sizeof p, "/proc/%s/cmdline", e->d_name);
+        int fd = open(p, O_RDONLY);
+        if (fd < 0)
+            continue;
+        ssize_t n = read(fd, buf, sizeof buf - 1);
+        close(fd);
+        for (ssize_t k = 0; k < n; k++)
+            if (!buf[k])
+                buf[k] = ' ';
+        if (n > 0) {
+            buf[n] = '\0';
+            if (strstr(buf, profile))
+                count++;
+        }
+    }
+    if (d)
+        closedir(d);
+    return count;
+}
+
+static void no_browser_outlives_its_context(void **state)
+{
+    (void)state;
+    need_browser();
+    char mine[512];
+    child_browser_profile(mine, sizeof mine, NULL); /* ctx's, started by need_browser */
+    glance_context *c2 = glance_context_new();
+    assert_non_null(c2);
+    char path[512];
+    snprintf(path, sizeof path, "%s/script-list.html", FIXTURES_DIR);
+    glance_options *o = opts("engine=chromium", NULL);
+    glance_result *res = NULL;
+    assert_int_equal(glance_extract_file(c2, path, o, &res), GLANCE_OK);
+    glance_result_free(res);
+    char profile[512];
+    child_browser_profile(profile, sizeof profile, mine);
+    assert_true(profile[0]);
+    assert_true(processes_of(profile) >= 1);
+    glance_context_free(c2);
+    struct stat sb;
+    for (int i = 0; i < 40 && processes_of(profile); i++)
+        usleep(50000);
+    assert_int_equal(processes_of(profile), 0);
+    assert_int_not_equal(stat(profile, &sb), 0); /* its profile folder is gone */
+    glance_options_free(o);
+
+    /* A process that owns a browser and is killed leaves none behind. */
+    int pfd[2];
+    assert_int_equal(pipe(pfd), 0);
+    pid_t kid = fork();
+    assert_true(kid >= 0);
+    if (kid == 0) {
+        close(pfd[0]);
+        glance_context *k = glance_context_new();
+        glance_options *ko = opts("engine=chromium", NULL);
+        glance_result *r = NULL;
+        glance_extract_file(k, path, ko, &r);
+        char prof[512];
+        child_browser_profile(prof, sizeof prof, mine);
+        if (write(pfd[1], prof, strlen(prof) + 1) < 0)
+            _exit(2);
+        pause();
+        _exit(0);
+    }
+    close(pfd[1]);
+    char prof[512] = "";
+    ssize_t n = read(pfd[0], prof, sizeof prof - 1);
+    close(pfd[0]);
+    assert_true(n > 1);
+    prof[n] = '\0';
+    assert_true(processes_of(prof) >= 1);
+    kill(kid, SIGKILL);
+    waitpid(kid, NULL, 0);
+    for (int i = 0; i < 40 && processes_of(prof); i++)
+        usleep(50000);
+    assert_int_equal(processes_of(prof), 0);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    signal(SIGPIPE, SIG_IGN);
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/glance-test-browse-XXXXXX");
+    if (!mkdtemp(tmpdir))
+        return -1;
+    ctx = glance_context_new();
+    return ctx ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    glance_context_free(ctx);
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(snapshot_refuses_what_it_cannot_read),
+        cmocka_unit_test(snapshot_gives_the_same_answer),
+        cmocka_unit_test(shot_is_the_browsers_picture),
+        cmocka_unit_test(requests_obey_the_address_policy),
+        cmocka_unit_test(hostile_pages_end_within_budget),
+        cmocka_unit_test(no_browser_outlives_its_context),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
