@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <json-c/json.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -511,6 +512,12 @@ static void free_leaves_nothing(void **state)
     assert_int_equal(access(dir + strlen("user-data-dir="), F_OK), -1); /* the profile removed */
 }
 
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    remove(path);
+    return 0;
+}
+
 /* A process that owns a browser is SIGKILLed: its chromium goes too. */
 static void owner_killed(void **state)
 {
@@ -552,6 +559,9 @@ static void owner_killed(void **state)
         usleep(50 * 1000);
     printf("owner killed: chromium gone after %.0f ms (%d left)\n", base_now_ms() - t, left);
     assert_int_equal(left, 0);
+    /* Its profile folder is left behind: nobody was there to remove it. */
+    nftw(dir + strlen("user-data-dir="), rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    assert_int_equal(access(dir + strlen("user-data-dir="), F_OK), -1);
 }
 
 /* Times: a 200 KB page of the benchmark, every other request refused. */
