@@ -228,7 +228,8 @@ static const char *skip_value(const char *p, const char *e)
         }
         return NULL;
     }
-    while (p < e && *p != ',' && *p != '}' && *p != ']' && *p != ' ' && *p != '\n')
+    while (p < e && *p != ',' && *p != '}' && *p != ']' && *p != ' ' && *p != '\n' && *p != '\t' &&
+           *p != '\r')
         p++;
     return p;
 }
@@ -1366,8 +1367,10 @@ browser_status browser_load(browser *b, const browser_opts *oin, const char *url
     double ts = base_now_ms();
     st = capture_snapshot(b, &pg, deadline, out, why, cap);
     if (st == BROWSER_ETIME)
-        why_set(why, cap, "the page did not answer the snapshot within the budget of %ld ms (a busy script?)",
-                o.budget_ms);
+        why_set(why, cap,
+                "the page did not answer the snapshot within the budget of %ld ms (asked at %.0f ms, the load "
+                "event %s; a busy script?)",
+                o.budget_ms, ts - t0, pg.load_fired ? "came" : "never came");
     out->snapshot_ms = base_now_ms() - ts;
     if (st == BROWSER_OK && o.screenshot)
         st = capture_png(b, &pg, deadline, out, why, cap);
