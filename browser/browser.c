@@ -42,6 +42,8 @@ struct browser {
     int restarts;
     int started;     /* a browser was started at least once */
     char *dir;       /* --user-data-dir, removed on free and restart */
+    pid_t watcher;   /* the process that cleans up after us (start_watcher); 0: none */
+    int watch_fd;    /* our end of its pipe: it acts when the pipe closes */
     long next_id;
     base_buf in;     /* bytes read from the pipe, not yet split */
     size_t off;      /* of `in`, where the unread messages begin */
@@ -370,8 +372,55 @@ const char *browser_find(char *buf, size_t cap)
 }
 
 /* Kills the process group and reaps the browser; closes the pipe. */
+/* A process that outlives us if need be: when its pipe closes (we stopped
+ * the browser, or died: SIGKILLed at a budget, the profile folder would
+ * otherwise stay behind in $TMPDIR) it kills the browser's process group
+ * and removes the profile folder. A shell, exec'd at once: nothing but
+ * async-signal-safe calls between fork and exec in a process with
+ * threads. Not killed with us (no PR_SET_PDEATHSIG): that is its job. */
+static void start_watcher(browser *b)
+{
+    int wp[2];
+    char pgid[24];
+    snprintf(pgid, sizeof pgid, "%d", (int)b->pid);
+    const char *const argv[] = {"/bin/sh", "-c", "read _; kill -9 -- \"-$1\" 2>/dev/null; rm -rf -- \"$2\"",
+                                "glance-browser-watch", pgid, b->dir, NULL};
+    if (pipe2(wp, O_CLOEXEC) != 0)
+        return;
+    pid_t w = fork();
+    if (w == 0) {
+        sigset_t none;
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
+        int nul = open("/dev/null", O_RDWR);
+        dup2(wp[0], 0);
+        if (nul >= 0) {
+            dup2(nul, 1);
+            dup2(nul, 2);
+        }
+        closefrom(3);
+        /* Its own process group: a kill of our group does not stop it. */
+        setpgid(0, 0);
+        execv(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    close(wp[0]);
+    if (w < 0) {
+        close(wp[1]);
+        return;
+    }
+    b->watcher = w;
+    b->watch_fd = wp[1];
+}
+
 static void browser_stop(browser *b)
 {
+    if (b->watch_fd > 0) {
+        /* The browser's group is killed below; the watcher removes the
+         * profile folder, then ends, reaped here. */
+        close(b->watch_fd);
+        b->watch_fd = 0;
+    }
     if (b->pid > 0) {
         kill(-b->pid, SIGKILL);
         if (!b->reaped) {
@@ -389,6 +438,11 @@ static void browser_stop(browser *b)
         close(b->fd);
     b->fd = -1;
     b->dead = 0;
+    if (b->watcher > 0) {
+        while (waitpid(b->watcher, NULL, 0) < 0 && errno == EINTR)
+            ;
+        b->watcher = 0;
+    }
     base_buf_free(&b->in); /* it may have grown to a snapshot's size */
     b->scanned = 0;
     b->off = 0;
@@ -565,13 +619,18 @@ static browser_status browser_start(browser *b, const browser_opts *o, double de
         if (getppid() != parent) /* the parent ended before the line above */
             _exit(127);
         /* A worker process of glance's runs under a soft RLIMIT_AS
-         * (base/proc.h): Chromium cannot start in it (V8 reserves its
-         * heap's cage up front), and bounds its pages' memory itself
-         * (--js-flags). */
-        struct rlimit rl;
-        if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != rl.rlim_max) {
-            rl.rlim_cur = rl.rlim_max;
-            setrlimit(RLIMIT_AS, &rl);
+         * (base/proc.h) and, in glance serve, a soft RLIMIT_CPU for its
+         * request (tools/isolate.c): Chromium cannot start in the first
+         * (V8 reserves its heap's cage up front) and, reused from page to
+         * page, would run out of the second. It bounds its pages' memory
+         * itself (--js-flags), and the budget bounds their time. */
+        static const int lifted[] = {RLIMIT_AS, RLIMIT_CPU};
+        for (size_t k = 0; k < sizeof lifted / sizeof lifted[0]; k++) {
+            struct rlimit rl;
+            if (getrlimit(lifted[k], &rl) == 0 && rl.rlim_cur != rl.rlim_max) {
+                rl.rlim_cur = rl.rlim_max;
+                setrlimit(lifted[k], &rl);
+            }
         }
         int nul = open("/dev/null", O_RDWR);
         /* sv[1] may itself be 3 or 4: move it out of the way first. */
@@ -601,6 +660,7 @@ static browser_status browser_start(browser *b, const browser_opts *o, double de
     }
     setpgid(pid, pid); /* also here: no race with our first kill(-pgid) */
     b->pid = pid;
+    start_watcher(b);
     b->fd = sv[0];
     fcntl(b->fd, F_SETFL, fcntl(b->fd, F_GETFL) | O_NONBLOCK);
     b->dead = 0;

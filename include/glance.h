@@ -382,6 +382,12 @@ typedef struct glance_timings {
                           their properties read (litehtml's style resolution) */
     /* and of layout_ms: */
     double tree_ms;    /* the dom tree built from the laid-out page */
+    /* With the browser (engine chromium): parse_ms is its load (the
+     * navigation, the page's requests and scripts, the quiet wait),
+     * layout_ms its snapshot and the tree; in their parts: */
+    double browser_start_ms; /* the context's browser started for this page (0: it ran) */
+    double load_ms;          /* navigation to the snapshot's request */
+    double snapshot_ms;      /* DOMSnapshot.captureSnapshot */
 } glance_timings;
 
 glance_timings glance_result_timings(const glance_result *res);

@@ -377,6 +377,9 @@ glance_status browse_page(glance_context *ctx, glance_result *res, const char *u
     res->browse.snapshot_bytes = cap.snapshot_len;
     res->timings.parse_ms += cap.load_ms;
     res->timings.layout_ms += cap.snapshot_ms;
+    res->timings.browser_start_ms = cap.start_ms;
+    res->timings.load_ms = cap.load_ms;
+    res->timings.snapshot_ms = cap.snapshot_ms;
     if (bs != BROWSER_OK) {
         char msg[700];
         snprintf(msg, sizeof msg, "%s%s", bs == BROWSER_ETIME ? "page too costly in the browser: " : "browser: ", why);

@@ -365,7 +365,7 @@ glance_status pipeline_tree(glance_result *res, const glance_options *o, const c
     if (res->base_url && dom_doc_set_base_url(res->dom, res->base_url) != 0)
         return GLANCE_ENOMEM;
     res->page = (method_page){.dom = res->dom, .title = res->title, .window_w = res->window_w,
-                              .window_h = res->window_h};
+                              .window_h = res->window_h, .browser = res->own_dom};
     glance_status st2 = pipeline_extract(res, o);
     if (st2 != GLANCE_OK && st2 != GLANCE_ENOCONTENT)
         return st2;

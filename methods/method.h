@@ -47,6 +47,8 @@ struct method_page {
     const struct method_answer *(*answer_of)(const method_page *pg, const char *name,
                                              int *status);
     void *pipeline;           /* what answer_of reads */
+    int browser;              /* 1: a browser laid the page out (engine chromium, a
+                                 snapshot): its boxes are Chromium's */
 };
 
 /* What a method answers: an element (GCE) or a span of the page's text

@@ -356,12 +356,14 @@ static void complete_make(const score_model *m, complete_forest *c)
     *c = k;
 }
 
-static complete_forest forests[2];
+static complete_forest forests[4];
 static pthread_once_t forests_once = PTHREAD_ONCE_INIT;
 static void forests_make(void)
 {
     complete_make(&score_model_default, &forests[0]);
     complete_make(&score_model_stage2, &forests[1]);
+    complete_make(&score_model_chromium, &forests[2]);
+    complete_make(&score_model_chromium2, &forests[3]);
 }
 
 /* Blocks [k0, n) of score_model_run through every tree, in the trees'
@@ -423,9 +425,11 @@ static void run_chunk(const score_model *m, const complete_forest *c, const floa
 int score_model_run(const score_model *m, const float *f, size_t n, size_t stride, float *out)
 {
     pthread_once(&forests_once, forests_make);
-    const complete_forest *c = m == &score_model_default  ? &forests[0]
-                               : m == &score_model_stage2 ? &forests[1]
-                                                          : NULL;
+    const complete_forest *c = m == &score_model_default     ? &forests[0]
+                               : m == &score_model_stage2    ? &forests[1]
+                               : m == &score_model_chromium  ? &forests[2]
+                               : m == &score_model_chromium2 ? &forests[3]
+                                                             : NULL;
     double *sum = malloc((n ? n : 1) * sizeof *sum);
     if (!sum)
         return -1;
@@ -439,11 +443,23 @@ int score_model_run(const score_model *m, const float *f, size_t n, size_t strid
     return 0;
 }
 
+/* The model fitted on the engine that laid the page out: a browser's
+ * boxes, fonts and text differ from litehtml's (tools/fit/README.md). */
+static const score_model *score_model_for(const method_page *pg)
+{
+    return pg->browser && score_model_chromium.n_trees ? &score_model_chromium : &score_model_default;
+}
+
+static const score_model *score_model_for_stage2(const method_page *pg)
+{
+    return pg->browser && score_model_chromium.n_trees ? &score_model_chromium2 : &score_model_stage2;
+}
+
 static int run(const method_page *pg, const void *pp, void *st, method_answer *out)
 {
     const params *pa = pp;
     state *s = st;
-    const score_model *m = &score_model_default, *m2 = &score_model_stage2;
+    const score_model *m = score_model_for(pg), *m2 = score_model_for_stage2(pg);
     const method_answer *classic = NULL;
     long picked_chars = 0, picked_links = 0, pinned_chars = 0, classic_own = 0;
     unsigned char *pinned = NULL; /* of each block: content, in a fixed box */
@@ -672,7 +688,7 @@ static const char *feature_name(size_t i)
 static json_object *details(const method_page *pg, const void *st)
 {
     const state *s = st;
-    const score_model *m = &score_model_default;
+    const score_model *m = score_model_for(pg);
     json_object *o = json_object_new_object();
     json_object_object_add(o, "blocks", json_object_new_int64((int64_t)s->blocks.n));
     json_object_object_add(o, "picked", json_object_new_int64((int64_t)s->picked));

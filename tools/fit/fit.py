@@ -378,7 +378,7 @@ def write_forest(f, tag, nodes, roots):
     f.write("};\n\n")
 
 
-def write_c(m1, m2, names, n1, threshold, path, note):
+def write_c(m1, m2, names, n1, threshold, path, note, name="default"):
     n1_nodes, n1_roots = forest(m1)
     n2_nodes, n2_roots = forest(m2)
     # The answer's cut is at 0.5 (score.threshold): the fitted threshold is
@@ -394,10 +394,15 @@ def write_c(m1, m2, names, n1, threshold, path, note):
         f.write("};\n\n")
         write_forest(f, "s1", n1_nodes, n1_roots)
         write_forest(f, "s2", n2_nodes, n2_roots)
-        f.write("const score_model score_model_default = {\n"
+        # The litehtml model's names are score_model_default and _stage2;
+        # another engine's (--name chromium) score_model_chromium and
+        # score_model_chromium2 (methods/score_model.h).
+        one, two = (("score_model_default", "score_model_stage2") if name == "default"
+                    else (f"score_model_{name}", f"score_model_{name}2"))
+        f.write(f"const score_model {one} = {{\n"
                 f"    features, {n1}, s1_nodes, s1_roots, {len(n1_roots)}, 0.0f, 0.5f,\n"
                 f'    "{note}"}};\n\n')
-        f.write("const score_model score_model_stage2 = {\n"
+        f.write(f"const score_model {two} = {{\n"
                 f"    features, {len(names)}, s2_nodes, s2_roots, {len(n2_roots)}, {base!r}f, 0.5f,\n"
                 f'    "{note}"}};\n')
 
@@ -420,6 +425,9 @@ def main():
     ap.add_argument("--min-child", type=float, default=PARAMS["min_child_weight"])
     ap.add_argument("--l2", type=float, default=PARAMS["reg_lambda"])
     ap.add_argument("--seeds", type=int, default=SEEDS, help="forests averaged, each of --trees")
+    ap.add_argument("--name", default="default",
+                    help="the model's engine: default (litehtml's, score_model.c) or chromium "
+                         "(score_model_chromium.c, fitted on glance dump --engine chromium)")
     a = ap.parse_args()
     SEEDS = max(1, a.seeds)
     WEIGHT = {"sqrt": np.sqrt, "linear": lambda c: c, "log": np.log1p}[a.weight]
@@ -457,7 +465,7 @@ def main():
         trees = (f"{SEEDS} x " if SEEDS > 1 else "") + str(PARAMS["n_estimators"])
         note = (f"gradient-boosted trees ({trees} of depth {PARAMS['max_depth']}, "
                 f"two stages) on {len(pages)} pages of {', '.join(CORPORA)}; threshold {threshold:.2f}")
-        write_c(m1, m2, names, n1, threshold, a.out, note)
+        write_c(m1, m2, names, n1, threshold, a.out, note, a.name)
         print("wrote", a.out)
 
 
