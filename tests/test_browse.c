@@ -333,6 +333,11 @@ static void hostile_pages_end_within_budget(void **state)
                  "{ location.href = location.href + '#' + Math.random(); location.reload(); }, 10);</script>"},
         {"refresh", "<title>Refresh</title><meta http-equiv=refresh content=0><p>Reloads itself.</p>"},
         {"hog", "<title>Hog</title><p>Eats.</p><script>var a = []; for (;;) a.push(new Array(1e6).fill(1));</script>"},
+        {"frames", "<title>Frames</title><p>Nests.</p><script>for (var i = 0; i < 100000; i++) "
+                   "document.body.appendChild(document.createElement('iframe'));</script>"},
+        {"dataimg", "<title>Data</title><p>Draws.</p><script>var img = new Image(); img.src = "
+                    "'data:image/png;base64,' + 'A'.repeat(500 * 1024 * 1024); "
+                    "document.body.appendChild(img);</script>"},
     };
     glance_options *o = opts("engine=chromium", "time_budget=5", NULL);
     char normal[512];
@@ -360,6 +365,42 @@ static void hostile_pages_end_within_budget(void **state)
         glance_result_free(res);
     }
     glance_options_free(o);
+}
+
+/* A script that never arrives: the load event never fires. */
+static void request_that_never_answers(void **state)
+{
+    (void)state;
+    need_browser();
+    static const char page[] =
+        "<!doctype html><title>Waiting</title><article><h1>A page that waits</h1>"
+        "<p>Its script comes from a server that never answers, so the load event never fires; the "
+        "page is read when its budget allows, or refused, and never waits past it.</p>"
+        "<p>A second paragraph, so that there is an article to find on the page.</p></article>"
+        "<script src=\"/never.js\"></script>";
+    httpd_route routes[] = {
+        {.path = "/page.html", .body = page},
+        {.path = "/never.js", .headers = "Content-Type: text/javascript\r\n", .body = "1;",
+         .delay_ms = 60000},
+    };
+    httpd *srv = httpd_start(routes, 2);
+    assert_non_null(srv);
+    char url[128], allow[64];
+    snprintf(url, sizeof url, "http://127.0.0.1:%d/page.html", httpd_port(srv));
+    snprintf(allow, sizeof allow, "allow_addrs=127.0.0.1:%d", httpd_port(srv));
+    glance_options *o = opts("engine=chromium", "public_only=on", allow, "time_budget=5", NULL);
+    glance_result *res = NULL;
+    double t0 = now_ms();
+    glance_status st = glance_extract_url(ctx, url, o, &res);
+    double ms = now_ms() - t0;
+    print_message("never.js  %-10s %6.0f ms  %s\n", glance_status_name(st), ms,
+                  st == GLANCE_OK ? "" : glance_result_message(res, st));
+    assert_true(ms < 6000);
+    assert_true(st == GLANCE_OK || st == GLANCE_ECOSTLY);
+    assert_true(httpd_hits(srv, "/never.js") >= 1);
+    glance_result_free(res);
+    glance_options_free(o);
+    httpd_stop(srv);
 }
 
 /* ---- No browser left behind ---- */
@@ -516,6 +557,7 @@ int main(void)
         cmocka_unit_test(shot_is_the_browsers_picture),
         cmocka_unit_test(requests_obey_the_address_policy),
         cmocka_unit_test(hostile_pages_end_within_budget),
+        cmocka_unit_test(request_that_never_answers),
         cmocka_unit_test(no_browser_outlives_its_context),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
