@@ -219,21 +219,45 @@ static int jsonld_from_dom(glance_result *res)
     return meta_scripts_from_dom(res->dom, &res->jsonld);
 }
 
-static glance_status from_snapshot(glance_result *res, const char *json, size_t len,
-                                   const glance_options *o, const char *page_url, int keep_window)
+/* Characters of text a reader is shown on the page (white space aside),
+ * counting up to `cap`. */
+static size_t shown_chars(const dom_doc *dom, size_t cap);
+
+/* The text of the page's markup outside scripts and styles, in
+ * characters (white space aside), counting up to `cap`: what a reader
+ * without scripts could be shown at most. */
+static size_t static_chars(const char *utf8, size_t cap)
+{
+    base_tag_scanner s;
+    base_tag t;
+    size_t n = 0;
+    base_tag_scanner_init(&s, utf8, strlen(utf8));
+    while (n < cap && base_tag_next(&s, &t))
+        if (t.kind == BASE_TAG_TEXT)
+            for (size_t i = 0; i < t.len; i++) {
+                unsigned char ch = (unsigned char)t.start[i];
+                if ((ch & 0xC0) != 0x80 && !base_html_space((char)ch))
+                    n++;
+            }
+    return n;
+}
+
+/* The snapshot's tree into res->dom (0), or the status with res's
+ * message set. */
+static glance_status snapshot_tree(glance_result *res, const char *json, size_t len,
+                                   const glance_options *o, render_snapshot_info *info)
 {
     char why[320];
-    render_snapshot_info info;
     render_opts ro = o->core.render;
     ro.deadline_ms = res->deadline;
     double t0 = base_now_ms();
     dom_doc *dom = NULL;
-    render_status rs = render_snapshot_dom(json, len, &ro, &dom, &info, why, sizeof why);
-    res->browse.tree_ms = base_now_ms() - t0;
+    render_status rs = render_snapshot_dom(json, len, &ro, &dom, info, why, sizeof why);
+    res->browse.tree_ms += base_now_ms() - t0;
     res->timings.tree_ms = res->browse.tree_ms;
-    res->timings.layout_ms += res->browse.tree_ms;
-    res->rstats.elements = info.elements;
-    res->rstats.words = info.words;
+    res->timings.layout_ms += base_now_ms() - t0;
+    res->rstats.elements = info->elements;
+    res->rstats.words = info->words;
     if (rs != RENDER_OK) {
         if (rs == RENDER_EPARSE) {
             result_set_message(res, why);
@@ -265,20 +289,38 @@ static glance_status from_snapshot(glance_result *res, const char *json, size_t 
     }
     res->dom = dom;
     res->own_dom = 1;
+    return GLANCE_OK;
+}
+
+/* The rest of the page's way from the tree of res->dom. */
+static glance_status from_tree(glance_result *res, render_snapshot_info *info, const glance_options *o,
+                               const char *page_url, int keep_window)
+{
+    render_snapshot_info i = *info;
     if (!keep_window) {
-        res->window_w = info.window_w;
-        res->window_h = info.window_h;
+        res->window_w = i.window_w;
+        res->window_h = i.window_h;
     }
     glance_status st = GLANCE_OK;
     if (jsonld_from_dom(res) != 0)
         st = GLANCE_ENOMEM;
     /* A snapshot's own address stands for the page's when none was given:
      * its links resolve against it. */
-    const char *url = page_url ? page_url : (keep_window ? NULL : info.url);
-    if (st == GLANCE_OK && !keep_window && info.url && !res->final_url)
-        res->final_url = strdup(info.url);
+    const char *url = page_url ? page_url : (keep_window ? NULL : i.url);
+    if (st == GLANCE_OK && !keep_window && i.url && !res->final_url)
+        res->final_url = strdup(i.url);
     if (st == GLANCE_OK)
         st = pipeline_tree(res, o, url);
+    return st;
+}
+
+static glance_status from_snapshot(glance_result *res, const char *json, size_t len,
+                                   const glance_options *o, const char *page_url, int keep_window)
+{
+    render_snapshot_info info;
+    glance_status st = snapshot_tree(res, json, len, o, &info);
+    if (st == GLANCE_OK)
+        st = from_tree(res, &info, o, page_url, keep_window);
     free(info.url);
     return st;
 }
@@ -315,6 +357,25 @@ static glance_status status_of_browser(browser_status bs)
     case BROWSER_ECRASH: return GLANCE_ECOSTLY;
     default: return GLANCE_EBROWSER;
     }
+}
+
+/* One load of the page in the browser, its times added to res's. */
+static browser_status load(browser *b, const browser_opts *bo, fetcher *f, glance_result *res,
+                           browser_capture *cap, char *why, size_t whycap)
+{
+    f->served_doc = 0;
+    browser_status bs = browser_load(b, bo, f->doc_url, fetch_request, f, cap, why, whycap);
+    res->browse.start_ms += cap->start_ms;
+    res->browse.load_ms += cap->load_ms;
+    res->browse.snapshot_ms += cap->snapshot_ms;
+    res->browse.requests += cap->requests;
+    res->browse.refused += cap->refused;
+    res->timings.parse_ms += cap->load_ms;
+    res->timings.layout_ms += cap->snapshot_ms;
+    res->timings.browser_start_ms += cap->start_ms;
+    res->timings.load_ms += cap->load_ms;
+    res->timings.snapshot_ms += cap->snapshot_ms;
+    return bs;
 }
 
 glance_status browse_page(glance_context *ctx, glance_result *res, const char *utf8,
@@ -366,20 +427,51 @@ glance_status browse_page(glance_context *ctx, glance_result *res, const char *u
     f.deadline = res->t_begin + (double)bo.budget_ms;
     browser_capture cap = {0};
     int restarts = browser_restarts(ctx->browser);
-    browser_status bs = browser_load(ctx->browser, &bo, doc_url, fetch_request, &f, &cap, why, sizeof why);
+    browser_status bs = load(ctx->browser, &bo, &f, res, &cap, why, sizeof why);
+    render_snapshot_info info = {0};
+    glance_status st = GLANCE_OK;
+    if (bs == BROWSER_OK && (st = snapshot_tree(res, cap.snapshot, cap.snapshot_len, o, &info)) == GLANCE_OK &&
+        bo.scripts) {
+        /* The page's scripts emptied it: a saved copy whose scripts lack
+         * what they expect (their files, their network) and take the page
+         * down, or a wall that hides it until a script of someone else's
+         * lets the reader in. What a reader without scripts would see is
+         * read instead, when there is time: at most a quarter of the
+         * text the markup holds shows with scripts, and it holds some. */
+        size_t has = static_chars(utf8, 100000), shown = shown_chars(res->dom, has);
+        double left = f.deadline - base_now_ms();
+        if (has >= BROWSE_EMPTIED_CHARS && shown * 4 < has && left > bo.budget_ms / 3.0) {
+            browser_capture again = {0};
+            browser_opts off = bo;
+            off.scripts = 0;
+            off.budget_ms = (long)left;
+            char why2[512];
+            if (load(ctx->browser, &off, &f, res, &again, why2, sizeof why2) == BROWSER_OK) {
+                render_snapshot_info info2 = {0};
+                dom_doc *first = res->dom;
+                res->dom = NULL;
+                if (snapshot_tree(res, again.snapshot, again.snapshot_len, o, &info2) == GLANCE_OK &&
+                    shown_chars(res->dom, has) > shown) {
+                    dom_doc_free(first);
+                    free(info.url);
+                    info = info2;
+                    browser_capture_free(&cap);
+                    cap = again;
+                    memset(&again, 0, sizeof again);
+                    res->browse.scripts_emptied = 1;
+                } else {
+                    if (res->dom)
+                        dom_doc_free(res->dom);
+                    res->dom = first;
+                    free(info2.url);
+                }
+            }
+            browser_capture_free(&again);
+        }
+    }
     fetcher_drop(&f);
-    res->browse.start_ms = cap.start_ms;
-    res->browse.load_ms = cap.load_ms;
-    res->browse.snapshot_ms = cap.snapshot_ms;
-    res->browse.requests = cap.requests;
-    res->browse.refused = cap.refused;
     res->browse.restarts = browser_restarts(ctx->browser) - restarts;
     res->browse.snapshot_bytes = cap.snapshot_len;
-    res->timings.parse_ms += cap.load_ms;
-    res->timings.layout_ms += cap.snapshot_ms;
-    res->timings.browser_start_ms = cap.start_ms;
-    res->timings.load_ms = cap.load_ms;
-    res->timings.snapshot_ms = cap.snapshot_ms;
     if (bs != BROWSER_OK) {
         char msg[700];
         snprintf(msg, sizeof msg, "%s%s", bs == BROWSER_ETIME ? "page too costly in the browser: " : "browser: ", why);
@@ -391,7 +483,9 @@ glance_status browse_page(glance_context *ctx, glance_result *res, const char *u
     res->png = cap.png;
     res->png_len = cap.png_len;
     cap.png = NULL;
-    glance_status st = from_snapshot(res, cap.snapshot, cap.snapshot_len, o, page_url, 1);
+    if (st == GLANCE_OK)
+        st = from_tree(res, &info, o, page_url, 1);
+    free(info.url);
     if (c->keep_snapshot) {
         res->snapshot = cap.snapshot;
         res->snapshot_len = cap.snapshot_len;

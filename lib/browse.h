@@ -21,12 +21,19 @@ typedef struct browse_stats {
     int restarts;       /* the context's browser started again after dying */
     size_t snapshot_bytes;
     int sent;           /* engine auto: the page went to the browser */
+    int scripts_emptied; /* its scripts emptied the page: read again without them */
 } browse_stats;
 
 /* engine auto: a page whose scripts run and of which litehtml shows at
  * most this many characters (white space aside) is an application's
  * shell, and goes to the browser. */
 #define BROWSE_SHELL_CHARS 200
+
+/* engine chromium: a page whose markup holds at least this many
+ * characters of text, of which its scripts leave less than a quarter
+ * shown, is read again with scripts off (a saved copy whose scripts take
+ * it down, a wall). */
+#define BROWSE_EMPTIED_CHARS 500
 
 /* The engines (the option engine). */
 enum { BROWSE_LITEHTML = 0, BROWSE_CHROMIUM = 1, BROWSE_AUTO = 2 };

@@ -138,6 +138,7 @@ char *json_build(const glance_result *res)
         json_object_object_add(bj, "refused", json_object_new_int(b->refused));
         json_object_object_add(bj, "restarts", json_object_new_int(b->restarts));
         json_object_object_add(bj, "sent_by_auto", json_object_new_boolean(b->sent));
+        json_object_object_add(bj, "scripts_emptied", json_object_new_boolean(b->scripts_emptied));
         json_object_object_add(o, "browser", bj);
     }
     if (res->dom) {

@@ -287,6 +287,7 @@ typedef struct builder {
     const render_opts *o;
     size_t elements, words;
     int depth_over;
+    int root_hidden; /* the root or the body is visibility: hidden */
     int oom;
     int bad;
     char *origin; /* scheme://host[:port] of the top document */
@@ -546,10 +547,22 @@ static dom_node *make_element(builder *b, const sdoc *d, int i, dom_node *parent
         n->display = display_of(v, vn);
         if (n->display == DOM_DISPLAY_NONE)
             n->display = DOM_DISPLAY_BLOCK; /* it has a box all the same */
+        /* A <noscript> the browser shows (scripts off) is content, as
+         * render/noscript.c marks the ones litehtml shows. */
+        if (dom_is_tag(n, "noscript"))
+            n->display = DOM_DISPLAY_BLOCK;
         v = style_of(b, d, l, ST_VISIBILITY, &vn);
         n->hidden &= ~(unsigned)DOM_HIDDEN_VISIBILITY;
-        if (v && !style_is(v, vn, "visible"))
-            n->hidden |= DOM_HIDDEN_VISIBILITY;
+        if (v && !style_is(v, vn, "visible")) {
+            /* A page that hides its root or body until a script shows it
+             * (anti-flicker snippets) is shown, as litehtml's tree shows
+             * it (render/tree.cpp): the root, the body and what inherits
+             * their visibility. */
+            if (!parent || dom_is_tag(n, "body"))
+                b->root_hidden = 1;
+            else if (!b->root_hidden)
+                n->hidden |= DOM_HIDDEN_VISIBILITY;
+        }
         v = style_of(b, d, l, ST_POSITION, &vn);
         if (style_is(v, vn, "fixed"))
             n->in_fixed = 1;
