@@ -83,9 +83,11 @@ typedef struct client {
  * a second or two of work. */
 #define SERVICE_ALPHA 0.2
 /* A job is admitted when its expected end is within this part of what is
- * left of its budget: the estimate is an average, and those admitted last
- * must not be killed at the budget when the pages run a little slower. */
-#define ADMIT_HEADROOM 0.9
+ * left of its budget: the estimate is an average, learnt before the burst
+ * being admitted (whose jobs, run side by side, may each take longer), and
+ * those admitted last must not be killed at the budget when the pages run
+ * a little slower. */
+#define ADMIT_HEADROOM 0.8
 
 typedef struct slot {
     int fd;        /* to its worker; -1: none */
@@ -336,6 +338,10 @@ static void *dispatcher(void *arg)
             pthread_cond_wait(&w->cond, &w->lock);
         item *it = take_next(w);
         double taken = base_now_ms();
+        /* At most half the budget: an estimate inflated by jobs killed at
+         * the budget must not shed every job (none would run to bring it
+         * down); one that waited less than half its budget always runs. */
+        double estimate = w->service_ms < w->budget_ms / 2 ? w->service_ms : w->budget_ms / 2;
         if (it) {
             s->since = taken; /* busy from here, for the spares and /healthz */
             /* A regular worker busy now: a spare may be wanted. */
@@ -353,12 +359,14 @@ static void *dispatcher(void *arg)
                            "the server is shutting down", it->job->url);
             a.retry_after = 1;
             serve_metrics_refused(w->metrics, SERVE_REFUSED_STOPPING);
-        } else if (taken >= it->job->t0 + w->budget_ms - 1) {
+        } else if (taken >= it->job->t0 + w->budget_ms - estimate) {
             /* The estimate was wrong (slower pages, or clients that came
-             * later were served in turn before it): nothing left to run it
-             * with. */
+             * later were served in turn before it): less is left of its
+             * budget than a job takes. Run, it would most likely hold a
+             * worker until killed at the budget, for a 504. */
             serve_error_as(&a, it->job->kind == SERVE_READ, 503, "busy",
-                           "waited for a worker for the whole time budget", it->job->url);
+                           "waited for a worker until too little of the time budget was left",
+                           it->job->url);
             a.retry_after = 1;
             serve_metrics_refused(w->metrics, SERVE_REFUSED_WAITED);
             pthread_mutex_lock(&w->lock);
