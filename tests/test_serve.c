@@ -13,7 +13,10 @@
  * second server, 2 workers and the default spare, a budget of 4 s: two
  * pages costly to lay out are answered 504 at the budget, their workers
  * killed and replaced, while a normal page sent after them is answered by
- * the spare within 2 s; SIGTERM ends it within the budget and a second. */
+ * the spare within 2 s; SIGTERM ends it within the budget and a second.
+ * Last, a third server with a cap of 4 waiting requests: one client's
+ * flood is refused past its share of 3, and a second client's request is
+ * admitted in the room left and answered. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
