@@ -857,7 +857,9 @@ static void flood(const char *page, int n, answer *ans, double *secs, const char
  * the budget), nothing else (no 504). A few of those admitted may be
  * answered 503 after waiting, when less of their budget was left than a
  * job takes: the estimate is learnt before the burst, and the machine
- * (shared) may run slower during it; at most a tenth of those answered.
+ * (shared) may run slower during it (a few in a run at a load of 30 on
+ * two cores). At most half as many as those answered: without the
+ * admission by the budget it is most of the burst.
  * Counts the 200s and the 503s refused at once. */
 static void check_flood(int n, answer *ans, const double *secs, int *ok, int *busy)
 {
@@ -904,7 +906,7 @@ static void check_flood(int n, answer *ans, const double *secs, int *ok, int *bu
     print_message("%d at once: %d answered (the slowest after %.0f ms), %d refused (the slowest "
                   "after %.0f ms), %d admitted then answered 503 for too little time left\n",
                   n, *ok, slowest_ok * 1000, *busy, slowest_busy * 1000, shed);
-    if (shed > (*ok + 9) / 10)
+    if (shed > *ok / 2)
         fail_msg("%d admitted but not run, for %d answered: the estimate is far off", shed, *ok);
 }
 
@@ -1143,9 +1145,10 @@ static void test_sigterm(void **state)
     CURLM *m = curl_multi_init();
     curl_multi_add_handle(m, c);
     int running = 1, signalled = 0;
+    int hits = httpd_hits(up, "/slow.html"); /* the tests before asked for it too */
     while (running) {
         curl_multi_perform(m, &running);
-        if (!signalled && httpd_hits(up, "/slow.html") > 0) {
+        if (!signalled && httpd_hits(up, "/slow.html") > hits) {
             /* The server's worker is waiting on the upstream now. */
             assert_int_equal(kill(server_pid, SIGTERM), 0);
             signalled = 1;
@@ -1420,6 +1423,68 @@ static void test_client_share(void **state)
     assert_int_equal(wait_server(10000), 0);
 }
 
+/* The estimate follows a slowdown before the slow jobs are done: after
+ * quick pages (the average of jobs done well under 0.5 s), 3 requests of a
+ * page that takes 1.5 s upstream hold the 3 workers; once they have run
+ * 1.2 s, the estimate the admission uses (glance_service_seconds) is over
+ * 1 s, the time they have run already, while the average of the jobs done
+ * is still the quick pages'. */
+static void test_estimate_follows_running(void **state)
+{
+    char *u = up_url("/article.html");
+    for (int i = 0; i < 15; i++) {
+        answer a = get("/extract?url=%s", u);
+        assert_int_equal(a.code, 200);
+        free(a.body);
+    }
+    free(u);
+    answer a = get("/metrics");
+    const char *e = strstr(a.body, "\nglance_service_seconds ");
+    assert_non_null(e);
+    double before = atof(e + strlen("\nglance_service_seconds "));
+    free(a.body);
+    assert_true(before < 0.5);
+    char *su = up_url("/slow.html");
+    char path[512];
+    snprintf(path, sizeof path, "/extract?url=%s", su);
+    free(su);
+    answer ans[3];
+    CURL *easy[3];
+    struct curl_slist *h[3];
+    CURLM *m = curl_multi_init();
+    for (int i = 0; i < 3; i++) {
+        easy[i] = request(path, NULL, 0, NULL, &ans[i], &h[i]);
+        curl_multi_add_handle(m, easy[i]);
+    }
+    int running = 1;
+    double t0 = base_now_ms(), during = 0;
+    while (running) {
+        curl_multi_perform(m, &running);
+        if (!during && base_now_ms() - t0 > 1300) {
+            a = get("/metrics");
+            e = strstr(a.body, "\nglance_service_seconds ");
+            during = e ? atof(e + strlen("\nglance_service_seconds ")) : -1;
+            long busy = metric(a.body, "glance_workers_busy") + metric(a.body, "glance_workers_spare_busy");
+            free(a.body);
+            print_message("the estimate: %.3f s after quick pages, %.3f s with %ld workers 1.3 s "
+                          "into pages of 1.5 s\n",
+                          before, during, busy);
+            assert_int_equal(busy, 3);
+        }
+        if (running)
+            curl_multi_poll(m, NULL, 0, 20, NULL);
+    }
+    assert_true(during > 1.0);
+    for (int i = 0; i < 3; i++) {
+        curl_easy_getinfo(easy[i], CURLINFO_RESPONSE_CODE, &ans[i].code);
+        assert_int_equal(ans[i].code, 200);
+        curl_multi_remove_handle(m, easy[i]);
+        curl_easy_cleanup(easy[i]);
+        free(ans[i].body);
+    }
+    curl_multi_cleanup(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1438,6 +1503,7 @@ int main(void)
         cmocka_unit_test(test_metrics),
         cmocka_unit_test(test_concurrent),
         cmocka_unit_test(test_second_client),
+        cmocka_unit_test(test_estimate_follows_running),
         cmocka_unit_test(test_browser),
         cmocka_unit_test(test_sigterm),
         cmocka_unit_test(test_hostile_isolated),

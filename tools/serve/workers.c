@@ -110,6 +110,7 @@ struct serve_workers {
     int regular;         /* slots [0, regular) are the workers, the rest spares */
     pthread_t *threads;
     slot *slots;
+    double *running;     /* room for the slots' running times (service_now) */
     int nslots;
     isolate *z;
     const glance_options *base; /* the server's options (the workers have a copy) */
@@ -295,6 +296,29 @@ static int regulars_busy(const serve_workers *w)
     return 1;
 }
 
+/* The time a job takes on a worker, as now expected: the moving average
+ * of those done, or the median time the jobs on the workers have been
+ * running, when longer. Those have taken at least that long already: the
+ * average, learnt before, is stale when the machine slows down under a
+ * burst (the average of jobs done only follows after them). The median, so
+ * that one costly page holding a worker until its budget does not make
+ * every other job look as slow. Under the lock. */
+static double service_now(serve_workers *w)
+{
+    double now = base_now_ms(), *run = w->running;
+    int k = 0;
+    for (int i = 0; i < w->n; i++)
+        if (w->slots[i].since > 0) {
+            double t = now - w->slots[i].since;
+            int j = k++;
+            for (; j > 0 && run[j - 1] > t; j--) /* kept sorted: a few workers */
+                run[j] = run[j - 1];
+            run[j] = t;
+        }
+    double median = k ? run[k / 2] : 0;
+    return median > w->service_ms ? median : w->service_ms;
+}
+
 /* The next job in turn: the first client's oldest, that client then last
  * in turn if it has more. Under the lock; NULL when none waits. */
 static item *take_next(serve_workers *w)
@@ -341,7 +365,9 @@ static void *dispatcher(void *arg)
         /* At most half the budget: an estimate inflated by jobs killed at
          * the budget must not shed every job (none would run to bring it
          * down); one that waited less than half its budget always runs. */
-        double estimate = w->service_ms < w->budget_ms / 2 ? w->service_ms : w->budget_ms / 2;
+        double estimate = service_now(w);
+        if (estimate > w->budget_ms / 2)
+            estimate = w->budget_ms / 2;
         if (it) {
             s->since = taken; /* busy from here, for the spares and /healthz */
             /* A regular worker busy now: a spare may be wanted. */
@@ -411,9 +437,12 @@ serve_workers *serve_workers_start(int regular, int spare, int queue, const glan
     int n = regular + spare;
     serve_workers *w = calloc(1, sizeof *w);
     if (!w || !(w->threads = calloc((size_t)n, sizeof *w->threads)) ||
-        !(w->slots = calloc((size_t)n, sizeof *w->slots))) {
-        if (w)
+        !(w->slots = calloc((size_t)n, sizeof *w->slots)) ||
+        !(w->running = calloc((size_t)n, sizeof *w->running))) {
+        if (w) {
             free(w->threads);
+            free(w->slots);
+        }
         free(w);
         fprintf(stderr, "glance serve: out of memory\n");
         return NULL;
@@ -462,8 +491,9 @@ serve_workers *serve_workers_start(int regular, int spare, int queue, const glan
 }
 
 /* The wait expected for a job of client `c` (NULL: one with none
- * waiting), in ms: 0 when a worker is free for it now. Under the lock. */
-static double expected_wait(const serve_workers *w, const client *c)
+ * waiting), in ms, with `service` the time of a job: 0 when a worker is
+ * free for it now. Under the lock. */
+static double expected_wait(const serve_workers *w, const client *c, double service)
 {
     /* The jobs served before it, in turn: its client's own, and of each
      * other client as many as it has up to the round this one is served
@@ -488,7 +518,7 @@ static double expected_wait(const serve_workers *w, const client *c)
     /* How many workers must come free before it is taken: with one free
      * and nothing ahead, none. */
     int turns = ahead + busy - alive + 1;
-    return turns > 0 ? turns * w->service_ms / alive : 0;
+    return turns > 0 ? turns * service / alive : 0;
 }
 
 int serve_workers_submit(serve_workers *w, const serve_job *job, serve_done_fn done, void *cls,
@@ -505,7 +535,8 @@ int serve_workers_submit(serve_workers *w, const serve_job *job, serve_done_fn d
     client *c = w->first;
     while (c && strcmp(c->key, key) != 0)
         c = c->next;
-    wait = expected_wait(w, c);
+    double service = service_now(w);
+    wait = expected_wait(w, c, service);
     /* What is left of its budget (the body's upload has taken some). */
     double left = job->t0 + w->budget_ms - now;
     if (!it || !fresh) {
@@ -518,7 +549,7 @@ int serve_workers_submit(serve_workers *w, const serve_job *job, serve_done_fn d
     } else if (c && c->n >= w->share) {
         why = "this client has its whole share of the queue waiting: try again later";
         reason = SERVE_REFUSED_SHARE;
-    } else if (wait > 0 && wait + w->service_ms > ADMIT_HEADROOM * left) {
+    } else if (wait > 0 && wait + service > ADMIT_HEADROOM * left) {
         /* A worker free now takes it whatever the estimate: one inflated
          * past the budget (by pages killed at it) would otherwise refuse
          * every job, and no job would run to bring it down. */
@@ -592,7 +623,7 @@ void serve_workers_stats(serve_workers *w, serve_worker_stats *st)
     st->queue_cap = w->cap;
     st->client_share = w->share;
     st->clients = w->clients;
-    st->service_ms = w->service_ms;
+    st->service_ms = service_now(w);
     st->since_time_refusal_ms = w->time_refused > 0 ? now - w->time_refused : -1;
     st->killed = w->killed;
     st->respawned = w->respawned;
@@ -656,5 +687,6 @@ void serve_workers_stop(serve_workers *w)
     pthread_mutex_destroy(&w->lock);
     free(w->threads);
     free(w->slots);
+    free(w->running);
     free(w);
 }
