@@ -59,8 +59,12 @@ static void usage(FILE *f)
           "  --spare N           more worker processes that take requests only while every\n"
           "                      worker is busy: a normal page is answered at once while\n"
           "                      costly ones hold the workers until their budget (default 1)\n"
-          "  --queue N           requests waiting for a worker at most; more get 503\n"
-          "                      (default 4 x workers)\n"
+          "  --queue N           requests waiting for a worker at most, a bound on the\n"
+          "                      memory their bodies hold; more get 503 (default: as many\n"
+          "                      bodies of --max-page-bytes as an eighth of the memory\n"
+          "                      holds, at most 2048). Below it a request waits only when\n"
+          "                      the wait expected lets it finish within --budget, and\n"
+          "                      the clients' addresses are served in turn\n"
           "  --budget S          a request's whole time from its arrival, the wait for a\n"
           "                      worker and the fetch included: waited out in the queue,\n"
           "                      503; still on a worker, 504 (the worker process is\n"
@@ -208,7 +212,7 @@ static const char *flag_value(const char *name, int argc, char **argv, int *i, i
 
 typedef struct settings {
     const char *listen_at;
-    int workers, spare, queue; /* queue -1: 4 x workers */
+    int workers, spare, queue; /* queue -1: default_queue */
     double budget_s;
     char *allow;        /* --allow-host's, joined */
 } settings;
@@ -297,6 +301,22 @@ static int finish_options(server *srv, settings *s)
     return srv->max_body ? 0 : -1;
 }
 
+/* The default cap on requests waiting for a worker. Each holds its body,
+ * up to max_input_bytes, in the server until a worker takes it: the cap is
+ * as many of the largest as an eighth of the machine's memory holds (the
+ * rest for the workers, each up to --max-memory, and everything else).
+ * Which requests wait below the cap is the budget's rule (workers.c); the
+ * cap only bounds the memory. At most 2048: each waiting request holds
+ * one of libmicrohttpd's 4096 connections, and /healthz needs one too. */
+static int default_queue(size_t max_body)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    /* Unknown memory: 512 MiB for them. */
+    double allowance = pages > 0 && page > 0 ? (double)pages * (double)page / 8 : 512.0 * 1048576;
+    double n = max_body ? allowance / (double)max_body : 2048;
+    return n < 1 ? 1 : n > 2048 ? 2048 : (int)n;
+}
+
 /* Waits for SIGTERM or SIGINT, then stops accepting and waits until every
  * request taken is answered (or its budget and 10 s more passed). The
  * number still unanswered. */
@@ -362,10 +382,10 @@ int cmd_serve(int argc, char **argv)
             goto out;
         }
     }
-    if (s.queue < 0)
-        s.queue = 4 * s.workers;
     if (finish_options(&srv, &s) != 0)
         goto out;
+    if (s.queue < 0)
+        s.queue = default_queue(srv.max_body);
     struct sockaddr_storage sa;
     socklen_t salen;
     int v6 = 0;
@@ -393,7 +413,7 @@ int cmd_serve(int argc, char **argv)
      * and the dispatchers start. */
     if (!(srv.metrics = serve_metrics_new()) ||
         !(srv.workers = serve_workers_start(s.workers, s.spare, s.queue, srv.opts, srv.budget_ms,
-                                                   max_memory)))
+                                            max_memory, srv.metrics)))
         goto stop;
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_ALLOW_SUSPEND_RESUME |
                      MHD_USE_ITC | (v6 ? MHD_USE_IPv6 : 0);

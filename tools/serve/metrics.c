@@ -1,7 +1,9 @@
 /* tools/serve/: the counters of GET /metrics, by endpoint (a route of the
  * table, or "other"), and their Prometheus text. */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/buf.h"
 #include "tools/serve/serve.h"
@@ -19,9 +21,17 @@ typedef struct counts {
     unsigned long count;
 } counts;
 
+/* The labels of glance_refused_total, by serve_refusal. */
+static const char *const refusal_names[SERVE_N_REFUSALS] = {
+    [SERVE_REFUSED_WAIT] = "expected_wait",   [SERVE_REFUSED_CAP] = "cap",
+    [SERVE_REFUSED_SHARE] = "client_share",   [SERVE_REFUSED_WAITED] = "waited_out",
+    [SERVE_REFUSED_STOPPING] = "stopping",    [SERVE_REFUSED_NOWORKER] = "no_worker",
+};
+
 struct serve_metrics {
     pthread_mutex_t lock;
-    unsigned long rejected; /* 503: queue full or shutting down */
+    unsigned long refused[SERVE_N_REFUSALS]; /* 503 unrun, by why */
+    counts wait;            /* the waits for a worker (hist, sum, count) */
     int n;                  /* the routes, and "other" */
     counts ep[];
 };
@@ -68,11 +78,50 @@ void serve_metrics_request(serve_metrics *m, int endpoint)
     pthread_mutex_unlock(&m->lock);
 }
 
-void serve_metrics_rejected(serve_metrics *m)
+void serve_metrics_refused(serve_metrics *m, serve_refusal why)
 {
+    if (!m || why < 0 || why >= SERVE_N_REFUSALS)
+        return;
     pthread_mutex_lock(&m->lock);
-    m->rejected++;
+    m->refused[why]++;
     pthread_mutex_unlock(&m->lock);
+}
+
+static void observe(counts *c, double seconds)
+{
+    int b = 0;
+    while (b < N_BUCKETS && seconds > buckets[b])
+        b++;
+    c->hist[b]++;
+    c->sum += seconds;
+    c->count++;
+}
+
+void serve_metrics_queue_wait(serve_metrics *m, double seconds)
+{
+    if (!m)
+        return;
+    pthread_mutex_lock(&m->lock);
+    observe(&m->wait, seconds);
+    pthread_mutex_unlock(&m->lock);
+}
+
+/* A histogram's lines: `labels` "endpoint=\"read\"," or "". */
+static void histogram(base_buf *s, const char *name, const char *labels, const counts *c)
+{
+    unsigned long cum = 0;
+    for (int b = 0; b < N_BUCKETS; b++) {
+        cum += c->hist[b];
+        base_buf_printf(s, "%s_bucket{%sle=\"%g\"} %lu\n", name, labels, buckets[b], cum);
+    }
+    base_buf_printf(s, "%s_bucket{%sle=\"+Inf\"} %lu\n", name, labels, c->count);
+    size_t n = strlen(labels);
+    /* The labels without their trailing comma, in braces, or nothing. */
+    if (n)
+        base_buf_printf(s, "%s_sum{%.*s} %.6f\n%s_count{%.*s} %lu\n", name, (int)(n - 1), labels,
+                        c->sum, name, (int)(n - 1), labels, c->count);
+    else
+        base_buf_printf(s, "%s_sum %.6f\n%s_count %lu\n", name, c->sum, name, c->count);
 }
 
 void serve_metrics_response(serve_metrics *m, int endpoint, int code, double seconds)
@@ -83,14 +132,8 @@ void serve_metrics_response(serve_metrics *m, int endpoint, int code, double sec
     pthread_mutex_lock(&m->lock);
     counts *e = of(m, endpoint);
     e->responses[c]++;
-    if (timed((int)(e - m->ep))) {
-        int b = 0;
-        while (b < N_BUCKETS && seconds > buckets[b])
-            b++;
-        e->hist[b]++;
-        e->sum += seconds;
-        e->count++;
-    }
+    if (timed((int)(e - m->ep)))
+        observe(e, seconds);
     pthread_mutex_unlock(&m->lock);
 }
 
@@ -124,32 +167,47 @@ char *serve_metrics_text(serve_metrics *m, const serve_worker_stats *ws, int in_
                 errors += m->ep[e].responses[c];
         base_buf_printf(&s, "glance_errors_total{endpoint=\"%s\"} %lu\n", ep_name(e), errors);
     }
-    base_buf_puts(&s, "# HELP glance_rejected_total Requests refused with 503 because the queue was "
-                      "full or the server was stopping.\n# TYPE glance_rejected_total counter\n");
-    base_buf_printf(&s, "glance_rejected_total %lu\n", m->rejected);
+    unsigned long refused = 0;
+    for (int r = 0; r < SERVE_N_REFUSALS; r++)
+        refused += m->refused[r];
+    base_buf_puts(&s, "# HELP glance_rejected_total Requests answered 503 without being worked on "
+                      "(glance_refused_total by reason, summed).\n"
+                      "# TYPE glance_rejected_total counter\n");
+    base_buf_printf(&s, "glance_rejected_total %lu\n", refused);
+    base_buf_puts(&s, "# HELP glance_refused_total Requests answered 503 without being worked on, "
+                      "by reason: expected_wait (the wait expected would not let it finish within "
+                      "the budget), cap (the cap on waiting requests), client_share (its client's "
+                      "share of that cap), waited_out (admitted, then waited out its budget), "
+                      "stopping, no_worker.\n# TYPE glance_refused_total counter\n");
+    for (int r = 0; r < SERVE_N_REFUSALS; r++)
+        base_buf_printf(&s, "glance_refused_total{reason=\"%s\"} %lu\n", refusal_names[r],
+                        m->refused[r]);
+    base_buf_puts(&s, "# HELP glance_queue_wait_seconds Time a request waited for a worker.\n"
+                      "# TYPE glance_queue_wait_seconds histogram\n");
+    histogram(&s, "glance_queue_wait_seconds", "", &m->wait);
     base_buf_puts(&s, "# HELP glance_request_duration_seconds Time from a request's arrival to its "
                       "answer.\n# TYPE glance_request_duration_seconds histogram\n");
     for (int e = 0; e < m->n; e++) {
         if (!timed(e))
             continue;
-        const counts *c = &m->ep[e];
-        unsigned long cum = 0;
-        for (int b = 0; b < N_BUCKETS; b++) {
-            cum += c->hist[b];
-            base_buf_printf(&s, "glance_request_duration_seconds_bucket{endpoint=\"%s\",le=\"%g\"} %lu\n",
-                            ep_name(e), buckets[b], cum);
-        }
-        base_buf_printf(&s, "glance_request_duration_seconds_bucket{endpoint=\"%s\",le=\"+Inf\"} %lu\n",
-                        ep_name(e), c->count);
-        base_buf_printf(&s, "glance_request_duration_seconds_sum{endpoint=\"%s\"} %.6f\n", ep_name(e),
-                        c->sum);
-        base_buf_printf(&s, "glance_request_duration_seconds_count{endpoint=\"%s\"} %lu\n", ep_name(e),
-                        c->count);
+        char labels[64];
+        snprintf(labels, sizeof labels, "endpoint=\"%s\",", ep_name(e));
+        histogram(&s, "glance_request_duration_seconds", labels, &m->ep[e]);
     }
     pthread_mutex_unlock(&m->lock);
     base_buf_puts(&s, "# HELP glance_queue_length Requests waiting for a worker.\n"
                       "# TYPE glance_queue_length gauge\n");
     base_buf_printf(&s, "glance_queue_length %d\n", ws->queued);
+    base_buf_printf(&s, "# HELP glance_queue_cap Requests waiting for a worker at most (a bound on "
+                        "memory).\n# TYPE glance_queue_cap gauge\nglance_queue_cap %d\n",
+                    ws->queue_cap);
+    base_buf_printf(&s, "# HELP glance_queue_clients Clients with a request waiting.\n"
+                        "# TYPE glance_queue_clients gauge\nglance_queue_clients %d\n",
+                    ws->clients);
+    base_buf_printf(&s, "# HELP glance_service_seconds The recent time of a request on a worker "
+                        "(a moving average; the admission's estimate).\n"
+                        "# TYPE glance_service_seconds gauge\nglance_service_seconds %.6f\n",
+                    ws->service_ms / 1000);
     base_buf_puts(&s, "# HELP glance_in_flight Requests queued or being worked on.\n"
                       "# TYPE glance_in_flight gauge\n");
     base_buf_printf(&s, "glance_in_flight %d\n", in_flight);

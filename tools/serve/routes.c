@@ -14,7 +14,9 @@
  * Anything refused, an unknown parameter included, is answered 400
  * "badoption" with the library's reason. */
 #define _GNU_SOURCE
+#include <arpa/inet.h>
 #include <ctype.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +46,7 @@ struct serve_req {
     serve_answer answer;
     int sent;                 /* an answer was queued: what comes after is dropped */
     char method_name[16];     /* as the client sent it, for the access log */
+    char client[64];          /* its address (IPv6: its /64), whose turn it waits in */
     char *path;
 };
 
@@ -149,9 +152,10 @@ static int answer_error(serve_answer *a, int code, const char *status, const cha
 
 /* ok (200); degraded (200, why): every regular worker busy (a spare, if
  * any, takes the next request; none free: it waits), a worker busy for
- * over half the budget, the queue half full or a worker missing;
- * unavailable (503, why): no worker at all, or the queue full; stopping
- * (503). */
+ * over half the budget, the queue half full, a worker missing, or
+ * requests refused for time (the expected wait over their budget, or
+ * waited out) in the last minute; unavailable (503, why): no worker at
+ * all, or the queue full; stopping (503). */
 static int route_healthz(serve_req *r, serve_answer *a)
 {
     serve_worker_stats ws;
@@ -160,6 +164,9 @@ static int route_healthz(serve_req *r, serve_answer *a)
     int code = 200;
     int all = ws.workers + ws.spares, alive = all - ws.down;
     int busy = ws.busy + ws.spares_busy;
+    /* Refusals for time say the load is over what the workers do within
+     * the budget, even between bursts when every worker is idle. */
+    int refusing = ws.since_time_refusal_ms >= 0 && ws.since_time_refusal_ms < 60000;
     if (r->srv->stopping) {
         code = 503;
         snprintf(text, sizeof text, "stopping\n");
@@ -170,11 +177,12 @@ static int route_healthz(serve_req *r, serve_answer *a)
                  alive <= 0 ? "no worker running" : "the queue is full", ws.busy, ws.workers,
                  ws.spares_busy, ws.spares, ws.queued, ws.queue_cap);
     } else if (busy >= alive || ws.busy >= ws.workers || ws.busy_long ||
-               2 * ws.queued >= ws.queue_cap || ws.down) {
+               2 * ws.queued >= ws.queue_cap || ws.down || refusing) {
         snprintf(text, sizeof text,
                  "degraded: %s (%d of %d workers and %d of %d spares busy, %d past half the "
                  "budget, %d queued of %d)\n",
-                 busy >= alive           ? "no worker free"
+                 refusing                ? "refusing requests that would not finish in time"
+                 : busy >= alive         ? "no worker free"
                  : ws.busy >= ws.workers ? "every worker busy, a spare taking requests"
                  : ws.busy_long          ? "workers busy past half their budget"
                  : ws.down               ? "a worker could not be forked"
@@ -312,7 +320,7 @@ static int page_route(serve_req *r, serve_kind kind, serve_answer *a)
     }
     r->job = (serve_job){.kind = kind, .url = r->url, .body = r->body.data, .len = r->body.len,
                          .charset = r->charset, .base = r->base, .opts = r->opts, .t0 = r->t0,
-                         .budget_ms = r->srv->budget_ms};
+                         .budget_ms = r->srv->budget_ms, .client = r->client};
     return SERVE_QUEUE;
 }
 
@@ -359,13 +367,15 @@ static void on_answer(void *cls, serve_answer *a)
 }
 
 /* Hands the request's job to the workers and suspends its connection; 503
- * when the queue is full or the server is stopping. */
+ * when the workers refuse it (serve_workers_submit says why) or the server
+ * is stopping. */
 static enum MHD_Result submit(serve_req *r)
 {
     server *srv = r->srv;
+    serve_answer refused;
     pthread_mutex_lock(&srv->lock);
     int stopping = srv->stopping;
-    if (!stopping && serve_workers_submit(srv->workers, &r->job, on_answer, r) == 0) {
+    if (!stopping && serve_workers_submit(srv->workers, &r->job, on_answer, r, &refused) == 0) {
         MHD_suspend_connection(r->conn);
         r->queued = 1;
         srv->in_flight++;
@@ -373,9 +383,31 @@ static enum MHD_Result submit(serve_req *r)
         return MHD_YES;
     }
     pthread_mutex_unlock(&srv->lock);
-    serve_metrics_rejected(srv->metrics);
-    return send_error(r, 503, "busy",
-                      stopping ? "the server is shutting down" : "the queue is full: try again", 1);
+    if (!stopping)
+        return send_answer(r, &refused);
+    serve_metrics_refused(srv->metrics, SERVE_REFUSED_STOPPING);
+    return send_error(r, 503, "busy", "the server is shutting down", 1);
+}
+
+/* The client's address as the key of its turn in the queue. An IPv6
+ * client is its /64: one host is usually given a whole /64 and could
+ * otherwise take as many turns as it picks addresses. */
+static void client_key(struct MHD_Connection *conn, char *key, size_t cap)
+{
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    snprintf(key, cap, "?");
+    if (!ci || !ci->client_addr)
+        return;
+    const struct sockaddr *sa = ci->client_addr;
+    if (sa->sa_family == AF_INET) {
+        inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr, key, (socklen_t)cap);
+    } else if (sa->sa_family == AF_INET6) {
+        struct in6_addr a = ((const struct sockaddr_in6 *)sa)->sin6_addr;
+        if (!IN6_IS_ADDR_V4MAPPED(&a))
+            memset(a.s6_addr + 8, 0, 8);
+        inet_ntop(AF_INET6, &a, key, (socklen_t)cap);
+    }
 }
 
 static unsigned method_of(const char *m)
@@ -400,6 +432,7 @@ static enum MHD_Result begin(server *srv, struct MHD_Connection *conn, const cha
     r->method = method_of(method);
     snprintf(r->method_name, sizeof r->method_name, "%s", method);
     r->path = strdup(url);
+    client_key(conn, r->client, sizeof r->client);
     r->endpoint = serve_n_routes;
     for (int i = 0; i < serve_n_routes; i++)
         if (strcmp(url, serve_routes[i].path) == 0) {

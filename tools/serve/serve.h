@@ -75,6 +75,8 @@ typedef struct serve_job {
     const glance_options *opts; /* the server's, with the client's on top */
     double t0;                  /* its arrival, base_now_ms() */
     double budget_ms;           /* from t0 */
+    const char *client;         /* who asked (its address): the queue is shared
+                                   between clients in turn; NULL: "" */
 } serve_job;
 
 /* Does `job` with `ctx` (the worker's own), its answer into `out`, always
@@ -99,6 +101,19 @@ char *serve_reader_error_page(int code, const char *status, const char *message,
 /* ---- the workers (workers.c) -------------------------------------------- */
 
 typedef struct serve_workers serve_workers;
+typedef struct serve_metrics serve_metrics;
+
+/* Why a request was answered 503 without being worked on: the label of
+ * glance_refused_total, and what /healthz reads. */
+typedef enum serve_refusal {
+    SERVE_REFUSED_WAIT,     /* its expected wait would not let it finish within its budget */
+    SERVE_REFUSED_CAP,      /* the cap on waiting requests (a bound on their memory) */
+    SERVE_REFUSED_SHARE,    /* its client already holds its share of that cap */
+    SERVE_REFUSED_WAITED,   /* admitted, then waited for a worker for its whole budget */
+    SERVE_REFUSED_STOPPING, /* the server was stopping */
+    SERVE_REFUSED_NOWORKER, /* no worker could be started */
+    SERVE_N_REFUSALS
+} serve_refusal;
 
 /* Takes the answer (its body is the callee's to free). Called once per job
  * submitted, never from within serve_workers_submit and never by the
@@ -108,19 +123,24 @@ typedef void (*serve_done_fn)(void *cls, serve_answer *answer);
 /* `regular` worker processes and `spare` more that take a job only while
  * every regular one is busy, each with a glance context of its own and an
  * address space of `max_memory` bytes at most (0: none), and room for
- * `queue` jobs waiting for one. `base` is the server's options (each job
- * sends only what differs from them; borrowed until stop). A job is
- * answered within `budget_ms` of its arrival (job.t0): 503 when it waited
- * that long for a worker, 504 when a worker was still on it (the worker
- * killed and replaced). Call it before any thread starts. NULL when they
- * cannot start (a line on stderr). */
+ * `queue` jobs waiting for one at most (the cap: a bound on memory, not
+ * the admission rule; serve_workers_submit). `base` is the server's
+ * options (each job sends only what differs from them; borrowed until
+ * stop). A job is answered within `budget_ms` of its arrival (job.t0): 503
+ * when it waited that long for a worker, 504 when a worker was still on it
+ * (the worker killed and replaced). Refusals and waits are counted in
+ * `metrics` (borrowed until stop). Call it before any thread starts. NULL
+ * when they cannot start (a line on stderr). */
 serve_workers *serve_workers_start(int regular, int spare, int queue, const glance_options *base,
-                                   double budget_ms, size_t max_memory);
+                                   double budget_ms, size_t max_memory, serve_metrics *metrics);
 
-/* Hands a job over: 0, and done(cls, answer) comes later; -1 when the
- * queue is full or the workers are draining (done never comes). The job
- * must live until done. */
-int serve_workers_submit(serve_workers *w, const serve_job *job, serve_done_fn done, void *cls);
+/* Hands a job over: 0, and done(cls, answer) comes later; or -1, the job
+ * refused, with its 503 (and Retry-After) in `refused` and counted, done
+ * never called. A job waits for a worker only when the expected wait lets
+ * it finish within its budget; the cap, its client's share of the cap and
+ * draining refuse it too. The job must live until done. */
+int serve_workers_submit(serve_workers *w, const serve_job *job, serve_done_fn done, void *cls,
+                         serve_answer *refused);
 
 /* The regular workers (spares not counted). */
 int serve_workers_count(const serve_workers *w);
@@ -133,6 +153,11 @@ typedef struct serve_worker_stats {
     int busy_long;           /* busy for over half the budget (spares too) */
     int down;                /* no worker in its place (none could be forked) */
     int queued, queue_cap;
+    int client_share;        /* the most one client may have waiting */
+    int clients;             /* clients with a request waiting */
+    double service_ms;       /* the recent time of a job on a worker (the estimate) */
+    double since_time_refusal_ms; /* since the last refusal for time (expected wait
+                                     or waited out); -1: none yet */
     unsigned long killed;    /* ended past their budget, or gone */
     unsigned long respawned; /* forked in their place */
     unsigned long retired;   /* ended idle past ISOLATE_RETIRE_BYTES, a fresh one forked */
@@ -170,8 +195,6 @@ typedef struct serve_route {
 extern const serve_route serve_routes[];
 extern const int serve_n_routes; /* an endpoint index of serve_n_routes: no route */
 
-typedef struct serve_metrics serve_metrics;
-
 typedef struct server {
     struct MHD_Daemon *d;
     glance_options *opts;    /* the operator's: every request's defaults, and the
@@ -205,7 +228,10 @@ serve_metrics *serve_metrics_new(void);
 void serve_metrics_free(serve_metrics *m);
 void serve_metrics_request(serve_metrics *m, int endpoint);
 void serve_metrics_response(serve_metrics *m, int endpoint, int code, double seconds);
-void serve_metrics_rejected(serve_metrics *m);
+/* A request answered 503 unrun, and why. */
+void serve_metrics_refused(serve_metrics *m, serve_refusal why);
+/* A job taken by a worker after waiting `seconds` for one. */
+void serve_metrics_queue_wait(serve_metrics *m, double seconds);
 /* The Prometheus text, with the gauges given; malloc'd, NULL when out of
  * memory. */
 char *serve_metrics_text(serve_metrics *m, const serve_worker_stats *ws, int in_flight, size_t *len);

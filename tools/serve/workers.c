@@ -11,8 +11,26 @@
  * forked in its place: litehtml cannot be interrupted inside a call, a
  * process can. A worker that has grown past ISOLATE_RETIRE_BYTES resident
  * after an answer is retired the same way while idle (tools/isolate.h says
- * why). A full queue refuses at once (back-pressure: the client
- * hears "later" instead of waiting behind a queue that cannot drain).
+ * why).
+ *
+ * Admission by the budget: a job waits for a worker only when the wait
+ * expected lets it finish within its budget, the wait being the jobs
+ * served before it times the recent time of a job on a worker (a moving
+ * average; a prior before the first) over the workers. Otherwise it is
+ * refused at once, 503 with Retry-After from that wait: the client hears
+ * "later" now instead of after a wait that would end in 503 or 504 anyway,
+ * and the queue holds only work that can be done in time, however many
+ * that is. A cap on the jobs waiting stays, as a bound on the memory their
+ * bodies hold (command.c derives it from the largest body and the
+ * machine's memory).
+ *
+ * Fairness: the jobs wait in one queue per client (its address), served in
+ * turn, a job from each client with any waiting, so a client that sends
+ * one request is not behind another's hundreds; its expected wait counts
+ * the jobs served before it in that order, so it is admitted while the
+ * flood's own are refused. One client may hold no more than its share of
+ * the cap (three quarters), so a flood cannot shut the others out by the
+ * cap either.
  *
  * The budget is a request's whole time from its arrival: a job that
  * waited it out for a worker is answered 503 unrun, and a worker gets what
@@ -43,8 +61,33 @@ typedef struct item {
     const serve_job *job;
     serve_done_fn done;
     void *cls;
+    double queued_at; /* base_now_ms(), for the histogram of waits */
     struct item *next;
 } item;
+
+/* A client with jobs waiting: its own queue, and its place in the turn. */
+typedef struct client {
+    char key[64];
+    item *head, *tail;
+    int n;
+    struct client *next; /* the next client in turn */
+} client;
+
+/* The prior of the time of a job on a worker, until the first is done:
+ * ordinary pages take a few hundred ms; erring long refuses some of a
+ * first burst, erring short admits more than can finish. At most a
+ * quarter of the budget, so a short budget still admits a few. */
+#define SERVICE_PRIOR_MS 1000.0
+/* The weight of the newest job in the moving average: about the last five
+ * jobs count, so the estimate follows a change of pages or of load within
+ * a second or two of work. */
+#define SERVICE_ALPHA 0.2
+/* A job is admitted when its expected end is within this part of what is
+ * left of its budget: the estimate is an average, learnt before the burst
+ * being admitted (whose jobs, run side by side, may each take longer), and
+ * those admitted last must not be killed at the budget when the pages run
+ * a little slower. */
+#define ADMIT_HEADROOM 0.8
 
 typedef struct slot {
     int fd;        /* to its worker; -1: none */
@@ -55,14 +98,19 @@ typedef struct slot {
 struct serve_workers {
     pthread_mutex_t lock;
     pthread_cond_t cond; /* a job queued, or quitting */
-    item *head, *tail;
-    int queued, cap;
+    client *first, *last; /* the clients with jobs waiting, in turn */
+    int clients;
+    int queued, cap, share;
+    double service_ms;   /* the moving average of a job's time on a worker */
+    double time_refused; /* base_now_ms() of the last refusal for time; 0: none */
+    serve_metrics *metrics;
     int quit;            /* leave once the queue is empty */
     int draining;        /* stopping: jobs not yet started are answered 503 */
     int n;               /* dispatchers started */
     int regular;         /* slots [0, regular) are the workers, the rest spares */
     pthread_t *threads;
     slot *slots;
+    double *running;     /* room for the slots' running times (service_now) */
     int nslots;
     isolate *z;
     const glance_options *base; /* the server's options (the workers have a copy) */
@@ -202,15 +250,10 @@ static int run_on_worker(serve_workers *w, slot *s, const serve_job *job, serve_
 {
     int reader = job->kind == SERVE_READ;
     double deadline = job->t0 + w->budget_ms;
-    if (base_now_ms() >= deadline - 1) {
-        serve_error_as(a, reader, 503, "busy", "waited for a worker for the whole time budget",
-                       job->url);
-        a->retry_after = 1;
-        return 0;
-    }
     if (s->fd < 0 && respawn(w, s) != 0) {
         serve_error_as(a, reader, 503, "busy", "no worker could be started", job->url);
         a->retry_after = 1;
+        serve_metrics_refused(w->metrics, SERVE_REFUSED_NOWORKER);
         return 0;
     }
     char **f = NULL;
@@ -253,6 +296,59 @@ static int regulars_busy(const serve_workers *w)
     return 1;
 }
 
+/* The time a job takes on a worker, as now expected: the moving average
+ * of those done, or the median time the jobs on the workers have been
+ * running, when longer. Those have taken at least that long already: the
+ * average, learnt before, is stale when the machine slows down under a
+ * burst (the average of jobs done only follows after them). The median, so
+ * that one costly page holding a worker until its budget does not make
+ * every other job look as slow. Under the lock. */
+static double service_now(serve_workers *w)
+{
+    double now = base_now_ms(), *run = w->running;
+    int k = 0;
+    for (int i = 0; i < w->n; i++)
+        if (w->slots[i].since > 0) {
+            double t = now - w->slots[i].since;
+            int j = k++;
+            for (; j > 0 && run[j - 1] > t; j--) /* kept sorted: a few workers */
+                run[j] = run[j - 1];
+            run[j] = t;
+        }
+    double median = k ? run[k / 2] : 0;
+    return median > w->service_ms ? median : w->service_ms;
+}
+
+/* The next job in turn: the first client's oldest, that client then last
+ * in turn if it has more. Under the lock; NULL when none waits. */
+static item *take_next(serve_workers *w)
+{
+    client *c = w->first;
+    if (!c)
+        return NULL;
+    item *it = c->head;
+    c->head = it->next;
+    if (!c->head)
+        c->tail = NULL;
+    c->n--;
+    w->queued--;
+    w->first = c->next;
+    if (!w->first)
+        w->last = NULL;
+    c->next = NULL;
+    if (c->n > 0) {
+        if (w->last)
+            w->last->next = c;
+        else
+            w->first = c;
+        w->last = c;
+    } else {
+        free(c);
+        w->clients--;
+    }
+    return it;
+}
+
 static void *dispatcher(void *arg)
 {
     dispatch_arg *da = arg;
@@ -262,15 +358,18 @@ static void *dispatcher(void *arg)
     free(da);
     for (;;) {
         pthread_mutex_lock(&w->lock);
-        while (!w->quit && !(w->head && (!spare || regulars_busy(w))))
+        while (!w->quit && !(w->first && (!spare || regulars_busy(w))))
             pthread_cond_wait(&w->cond, &w->lock);
-        item *it = w->head;
+        item *it = take_next(w);
+        double taken = base_now_ms();
+        /* At most half the budget: an estimate inflated by jobs killed at
+         * the budget must not shed every job (none would run to bring it
+         * down); one that waited less than half its budget always runs. */
+        double estimate = service_now(w);
+        if (estimate > w->budget_ms / 2)
+            estimate = w->budget_ms / 2;
         if (it) {
-            w->head = it->next;
-            if (!w->head)
-                w->tail = NULL;
-            w->queued--;
-            s->since = base_now_ms(); /* busy from here, for the spares and /healthz */
+            s->since = taken; /* busy from here, for the spares and /healthz */
             /* A regular worker busy now: a spare may be wanted. */
             pthread_cond_broadcast(&w->cond);
         }
@@ -278,15 +377,32 @@ static void *dispatcher(void *arg)
         pthread_mutex_unlock(&w->lock);
         if (!it)
             break;
+        serve_metrics_queue_wait(w->metrics, (taken - it->queued_at) / 1000.0);
         serve_answer a;
-        int ended = 0;
+        int ended = 0, ran = 0;
         if (draining) {
             serve_error_as(&a, it->job->kind == SERVE_READ, 503, "busy",
                            "the server is shutting down", it->job->url);
             a.retry_after = 1;
+            serve_metrics_refused(w->metrics, SERVE_REFUSED_STOPPING);
+        } else if (taken >= it->job->t0 + w->budget_ms - estimate) {
+            /* The estimate was wrong (slower pages, or clients that came
+             * later were served in turn before it): less is left of its
+             * budget than a job takes. Run, it would most likely hold a
+             * worker until killed at the budget, for a 504. */
+            serve_error_as(&a, it->job->kind == SERVE_READ, 503, "busy",
+                           "waited for a worker until too little of the time budget was left",
+                           it->job->url);
+            a.retry_after = 1;
+            serve_metrics_refused(w->metrics, SERVE_REFUSED_WAITED);
+            pthread_mutex_lock(&w->lock);
+            w->time_refused = base_now_ms();
+            pthread_mutex_unlock(&w->lock);
         } else {
             ended = run_on_worker(w, s, it->job, &a);
+            ran = 1;
         }
+        double took = base_now_ms() - taken;
         /* A worker grown past the bound is retired while idle, as one
          * killed is (isolate.h: ISOLATE_RETIRE_BYTES). */
         int retired = !ended && !draining && s->fd >= 0 &&
@@ -296,6 +412,10 @@ static void *dispatcher(void *arg)
         pthread_mutex_lock(&w->lock);
         w->killed += ended;
         w->retired += retired;
+        /* Every job a worker ran counts in the estimate, those killed at
+         * the budget too: they held a worker that long. */
+        if (ran)
+            w->service_ms += SERVICE_ALPHA * (took - w->service_ms);
         pthread_mutex_unlock(&w->lock);
         /* Outside the lock: the callback may take locks of its own. The
          * answer first, then a fresh worker (the slot counts as busy until
@@ -312,19 +432,26 @@ static void *dispatcher(void *arg)
 }
 
 serve_workers *serve_workers_start(int regular, int spare, int queue, const glance_options *base,
-                                   double budget_ms, size_t max_memory)
+                                   double budget_ms, size_t max_memory, serve_metrics *metrics)
 {
     int n = regular + spare;
     serve_workers *w = calloc(1, sizeof *w);
     if (!w || !(w->threads = calloc((size_t)n, sizeof *w->threads)) ||
-        !(w->slots = calloc((size_t)n, sizeof *w->slots))) {
-        if (w)
+        !(w->slots = calloc((size_t)n, sizeof *w->slots)) ||
+        !(w->running = calloc((size_t)n, sizeof *w->running))) {
+        if (w) {
             free(w->threads);
+            free(w->slots);
+        }
         free(w);
         fprintf(stderr, "glance serve: out of memory\n");
         return NULL;
     }
     w->cap = queue;
+    /* A quarter of the cap is kept for the other clients. */
+    w->share = queue - queue / 4;
+    w->service_ms = budget_ms / 4 < SERVICE_PRIOR_MS ? budget_ms / 4 : SERVICE_PRIOR_MS;
+    w->metrics = metrics;
     w->regular = regular;
     w->base = base;
     w->budget_ms = budget_ms;
@@ -363,26 +490,112 @@ serve_workers *serve_workers_start(int regular, int spare, int queue, const glan
     return w;
 }
 
-int serve_workers_submit(serve_workers *w, const serve_job *job, serve_done_fn done, void *cls)
+/* The wait expected for a job of client `c` (NULL: one with none
+ * waiting), in ms, with `service` the time of a job: 0 when a worker is
+ * free for it now. Under the lock. */
+static double expected_wait(const serve_workers *w, const client *c, double service)
 {
+    /* The jobs served before it, in turn: its client's own, and of each
+     * other client as many as it has up to the round this one is served
+     * in (one more round for the clients before its client in turn; a new
+     * client joins last). */
+    int mine = c ? c->n : 0, before = 1, ahead = mine;
+    for (const client *d = w->first; d; d = d->next) {
+        if (d == c) {
+            before = 0;
+            continue;
+        }
+        int upto = before ? mine + 1 : mine;
+        ahead += d->n < upto ? d->n : upto;
+    }
+    int alive = 0, busy = 0;
+    for (int i = 0; i < w->n; i++) {
+        alive += w->slots[i].fd >= 0 || w->slots[i].since > 0;
+        busy += w->slots[i].since > 0;
+    }
+    if (alive < 1)
+        alive = 1;
+    /* How many workers must come free before it is taken: with one free
+     * and nothing ahead, none. */
+    int turns = ahead + busy - alive + 1;
+    return turns > 0 ? turns * service / alive : 0;
+}
+
+int serve_workers_submit(serve_workers *w, const serve_job *job, serve_done_fn done, void *cls,
+                         serve_answer *refused)
+{
+    const char *key = job->client ? job->client : "";
     item *it = malloc(sizeof *it);
-    if (!it)
-        return -1;
-    *it = (item){job, done, cls, NULL};
+    client *fresh = malloc(sizeof *fresh);
+    const char *why = NULL;
+    serve_refusal reason = SERVE_REFUSED_CAP;
+    double wait = 0;
     pthread_mutex_lock(&w->lock);
-    if (w->queued >= w->cap || w->quit || w->draining) {
+    double now = base_now_ms();
+    client *c = w->first;
+    while (c && strcmp(c->key, key) != 0)
+        c = c->next;
+    double service = service_now(w);
+    wait = expected_wait(w, c, service);
+    /* What is left of its budget (the body's upload has taken some). */
+    double left = job->t0 + w->budget_ms - now;
+    if (!it || !fresh) {
+        why = "out of memory";
+    } else if (w->quit || w->draining) {
+        why = "the server is shutting down";
+        reason = SERVE_REFUSED_STOPPING;
+    } else if (w->queued >= w->cap) {
+        why = "the queue is full: try again later";
+    } else if (c && c->n >= w->share) {
+        why = "this client has its whole share of the queue waiting: try again later";
+        reason = SERVE_REFUSED_SHARE;
+    } else if (wait > 0 && wait + service > ADMIT_HEADROOM * left) {
+        /* A worker free now takes it whatever the estimate: one inflated
+         * past the budget (by pages killed at it) would otherwise refuse
+         * every job, and no job would run to bring it down. */
+        why = "the expected wait for a worker would not leave time to finish within the budget: "
+              "try again later";
+        reason = SERVE_REFUSED_WAIT;
+        w->time_refused = now;
+    }
+    if (why) {
         pthread_mutex_unlock(&w->lock);
         free(it);
+        free(fresh);
+        if (!it || !fresh) {
+            serve_error_as(refused, job->kind == SERVE_READ, 500, "nomem", why, job->url);
+            return -1;
+        }
+        serve_error_as(refused, job->kind == SERVE_READ, 503, "busy", why, job->url);
+        /* When the jobs now ahead of it should be done: seconds, rounded
+         * up. */
+        refused->retry_after = wait > 1000 ? (int)((wait + 999) / 1000) : 1;
+        serve_metrics_refused(w->metrics, reason);
         return -1;
     }
-    if (w->tail)
-        w->tail->next = it;
+    *it = (item){job, done, cls, now, NULL};
+    if (!c) {
+        c = fresh;
+        fresh = NULL;
+        memset(c, 0, sizeof *c);
+        snprintf(c->key, sizeof c->key, "%s", key);
+        if (w->last)
+            w->last->next = c;
+        else
+            w->first = c;
+        w->last = c;
+        w->clients++;
+    }
+    if (c->tail)
+        c->tail->next = it;
     else
-        w->head = it;
-    w->tail = it;
+        c->head = it;
+    c->tail = it;
+    c->n++;
     w->queued++;
     pthread_cond_broadcast(&w->cond); /* a spare's dispatcher may not take it */
     pthread_mutex_unlock(&w->lock);
+    free(fresh);
     return 0;
 }
 
@@ -408,6 +621,10 @@ void serve_workers_stats(serve_workers *w, serve_worker_stats *st)
     st->spares = w->n - w->regular;
     st->queued = w->queued;
     st->queue_cap = w->cap;
+    st->client_share = w->share;
+    st->clients = w->clients;
+    st->service_ms = service_now(w);
+    st->since_time_refusal_ms = w->time_refused > 0 ? now - w->time_refused : -1;
     st->killed = w->killed;
     st->respawned = w->respawned;
     st->retired = w->retired;
@@ -432,19 +649,23 @@ void serve_workers_drain(serve_workers *w)
 {
     pthread_mutex_lock(&w->lock);
     w->draining = 1;
-    item *it = w->head; /* the jobs no worker took: 503 now, not when one is free */
-    w->head = w->tail = NULL;
-    w->queued = 0;
+    /* The jobs no worker took: 503 now, not when one is free. */
+    item *head = NULL, **tail = &head;
+    for (item *it; (it = take_next(w));) {
+        *tail = it;
+        tail = &it->next;
+        it->next = NULL;
+    }
     pthread_mutex_unlock(&w->lock);
-    while (it) {
-        item *next = it->next;
+    for (item *it = head, *next; it; it = next) {
+        next = it->next;
         serve_answer a;
         serve_error_as(&a, it->job->kind == SERVE_READ, 503, "busy", "the server is shutting down",
                        it->job->url);
         a.retry_after = 1;
+        serve_metrics_refused(w->metrics, SERVE_REFUSED_STOPPING);
         it->done(it->cls, &a);
         free(it);
-        it = next;
     }
 }
 
@@ -466,5 +687,6 @@ void serve_workers_stop(serve_workers *w)
     pthread_mutex_destroy(&w->lock);
     free(w->threads);
     free(w->slots);
+    free(w->running);
     free(w);
 }
