@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <json-c/json.h>
 #include <cairo.h>
 #include <stdint.h>
 
@@ -117,6 +118,43 @@ static void snapshot_gives_the_same_answer(void **state)
     glance_result_free(again);
     glance_options_free(o);
     glance_options_free(plain);
+}
+
+/* A snapshot written for the tests (fixtures/snapshot-harbour.json): no
+ * browser needed to read one. */
+static void snapshot_fixture_is_read(void **state)
+{
+    (void)state;
+    char path[512];
+    snprintf(path, sizeof path, "%s/snapshot-harbour.json", FIXTURES_DIR);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    char buf[8192];
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    glance_options *o = opts("window=800x600", NULL);
+    glance_result *res = NULL;
+    assert_int_equal(glance_extract_snapshot(ctx, buf, n, o, &res), GLANCE_OK);
+    assert_string_equal(glance_result_engine(res), "snapshot");
+    assert_non_null(strstr(glance_result_text(res), "granite blocks brought by sea"));
+    assert_null(strstr(glance_result_text(res), "A harbour wall")); /* the headline is the title's */
+    assert_string_equal(glance_result_title(res), "A harbour wall");
+    assert_string_equal(glance_result_url(res), "http://example.org/wall");
+    const char *j = glance_result_json(res);
+    /* The envelope's window, not the options'. */
+    json_object *jo = json_tokener_parse(j), *win, *w;
+    assert_non_null(jo);
+    assert_true(json_object_object_get_ex(jo, "window", &win));
+    assert_true(json_object_object_get_ex(win, "w", &w));
+    assert_int_equal(json_object_get_int(w), 1920);
+    json_object_put(jo);
+    glance_result_free(res);
+    /* The limits apply to a browser's tree too. */
+    glance_options_set(o, "max_elements", "3");
+    assert_int_equal(glance_extract_snapshot(ctx, buf, n, o, &res), GLANCE_ETOOBIG);
+    assert_non_null(strstr(glance_result_message(res, GLANCE_ETOOBIG), "max_elements"));
+    glance_result_free(res);
+    glance_options_free(o);
 }
 
 static void snapshot_refuses_what_it_cannot_read(void **state)
@@ -552,6 +590,7 @@ static int teardown(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(snapshot_fixture_is_read),
         cmocka_unit_test(snapshot_refuses_what_it_cannot_read),
         cmocka_unit_test(snapshot_gives_the_same_answer),
         cmocka_unit_test(shot_is_the_browsers_picture),

@@ -130,6 +130,8 @@ static httpd_route routes[] = {
 static const char *server_budget = "3", *server_max_bytes = "200000";
 /* The cap on waiting requests (--queue); NULL: the default. */
 static const char *server_queue = NULL;
+/* More flags, NULL-terminated (test_engine_without_browser). */
+static const char *server_extra[8] = {NULL};
 
 static void start_server(void)
 {
@@ -145,11 +147,20 @@ static void start_server(void)
         int log = open(BUILD_DIR "/serve-stderr.log", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
         if (log >= 0)
             dup2(log, 2);
-        execl(GLANCE_BIN, "glance", "serve", "--listen", "127.0.0.1:0", "--workers", "2",
-              "--budget", server_budget, "--max-page-bytes", server_max_bytes, "--set", "max_redirects=5",
-              /* the hostile page's floats reach the layout, to be killed there */
-              "--set", "max_floats=100000", "--allow-host", allow,
-              server_queue ? "--queue" : (char *)NULL, server_queue, (char *)NULL);
+        const char *argv[32] = {"glance", "serve", "--listen", "127.0.0.1:0", "--workers", "2",
+                                "--budget", server_budget, "--max-page-bytes", server_max_bytes,
+                                "--set", "max_redirects=5",
+                                /* the hostile page's floats reach the layout, to be killed there */
+                                "--set", "max_floats=100000", "--allow-host", allow};
+        int k = 16;
+        if (server_queue) {
+            argv[k++] = "--queue";
+            argv[k++] = server_queue;
+        }
+        for (int e = 0; server_extra[e]; e++)
+            argv[k++] = server_extra[e];
+        argv[k] = NULL;
+        execv(GLANCE_BIN, (char *const *)argv);
         _exit(127);
     }
     close(p[1]);
@@ -579,6 +590,29 @@ static void test_extract_post(void **state)
     json_object_put(o);
     free(a.body);
     assert_int_equal(httpd_hits(up, "/css/posted.css"), before + 1);
+
+    /* What a browser saw, as JSON (docs/snapshot.md): read as the
+     * snapshot it is, its address the answer's base. */
+    char *snap = slurp(FIXTURES_DIR "/snapshot-harbour.json");
+    a = call("/extract", snap, strlen(snap), "application/json");
+    assert_int_equal(a.code, 200);
+    o = json_tokener_parse(a.body);
+    assert_non_null(o);
+    assert_true(json_object_object_get_ex(o, "text", &v));
+    assert_non_null(strstr(json_object_get_string(v), "granite blocks brought by sea"));
+    assert_true(json_object_object_get_ex(o, "engine", &v));
+    assert_string_equal(json_object_get_string(v), "snapshot");
+    json_object_put(o);
+    free(a.body);
+    /* The same bytes as HTML are no article; a snapshot of another
+     * version is refused, with what was wrong. */
+    a = call("/extract", snap, strlen(snap), "text/html");
+    assert_true(a.code != 200 || !strstr(a.body, "\"engine\":\"snapshot\""));
+    free(a.body);
+    static const char other[] = "{\"glance_snapshot\": 7, \"snapshot\": {}}";
+    assert_error_says(call("/extract", other, sizeof other - 1, "application/json"), 422, "badinput",
+                      "glance_snapshot 7");
+    free(snap);
 
     /* No body; a body over the limit; POST elsewhere. */
     assert_error(call("/extract", "", 0, "text/html"), 400, "badinput");
@@ -1333,6 +1367,48 @@ static void test_hostile_isolated(void **state)
  * from 127.0.0.2 sent while those 3 wait is admitted in the room left for
  * others and answered 200 within the budget, where the cap alone would
  * have let the first client fill the queue and refused it. */
+/* engine chromium on a machine where the browser cannot start: /healthz
+ * says so (503: no page can be read), and a page gets 503 "browser" with
+ * the reason, not a crash or an empty answer. */
+static void test_engine_without_browser(void **state)
+{
+    if (server_pid > 0) {
+        kill(server_pid, SIGKILL);
+        waitpid(server_pid, NULL, 0);
+        server_pid = 0;
+    }
+    server_queue = NULL;
+    server_extra[0] = "--engine";
+    server_extra[1] = "chromium";
+    server_extra[2] = "--browser";
+    server_extra[3] = "/nonexistent/chromium";
+    server_extra[4] = NULL;
+    start_server();
+    answer a = get("/healthz");
+    assert_int_equal(a.code, 503);
+    assert_non_null(strstr(a.body, "the browser cannot start"));
+    free(a.body);
+    a = call("/extract", linked_page, sizeof linked_page - 1, "text/html");
+    assert_int_equal(a.code, 503);
+    assert_non_null(strstr(a.body, "\"browser\""));
+    assert_non_null(strstr(a.body, "no chromium executable"));
+    free(a.body);
+    /* A snapshot needs no browser: it is read all the same. */
+    char *snap = slurp(FIXTURES_DIR "/snapshot-harbour.json");
+    a = call("/extract", snap, strlen(snap), "application/json");
+    assert_int_equal(a.code, 200);
+    free(a.body);
+    free(snap);
+    a = get("/metrics");
+    assert_non_null(strstr(a.body, "glance_browser_starts_total 0"));
+    free(a.body);
+    server_extra[0] = NULL;
+    kill(server_pid, SIGKILL);
+    waitpid(server_pid, NULL, 0);
+    server_pid = 0;
+    start_server();
+}
+
 static void test_client_share(void **state)
 {
     enum { N = 12 };
@@ -1507,6 +1583,7 @@ int main(void)
         cmocka_unit_test(test_browser),
         cmocka_unit_test(test_sigterm),
         cmocka_unit_test(test_hostile_isolated),
+        cmocka_unit_test(test_engine_without_browser),
         cmocka_unit_test(test_client_share),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -409,6 +409,21 @@ int cmd_serve(int argc, char **argv)
     char *mem = glance_options_get(srv.opts, "max_memory");
     size_t max_memory = mem ? (size_t)strtoull(mem, NULL, 10) : 0;
     free(mem);
+    /* engine chromium or auto: is there a browser that starts? Asked once,
+     * here, before any thread (each worker then starts its own); /healthz
+     * says when not. */
+    char *engine = glance_options_get(srv.opts, "engine");
+    srv.browser_needed = !engine ? 0 : strcmp(engine, "chromium") == 0 ? 1 : strcmp(engine, "auto") == 0 ? 2 : 0;
+    free(engine);
+    if (srv.browser_needed) {
+        glance_context *probe = glance_context_new();
+        char why[320] = "cannot set up a context";
+        if (!probe || glance_browser_version(probe, srv.opts, why, sizeof why) != GLANCE_OK) {
+            snprintf(srv.browser_problem, sizeof srv.browser_problem, "%s", why);
+            fprintf(stderr, "glance serve: warning: the browser cannot start: %s\n", why);
+        }
+        glance_context_free(probe);
+    }
     /* The workers' zygote is forked here, before libmicrohttpd's thread
      * and the dispatchers start. */
     if (!(srv.metrics = serve_metrics_new()) ||

@@ -62,7 +62,7 @@ static void answer_reader(const serve_job *job, glance_result *res, serve_answer
     *out = (serve_answer){200, "text/html; charset=utf-8", page, len, 0};
 }
 
-void serve_job_run(glance_context *ctx, const serve_job *job, serve_answer *out)
+int serve_job_run(glance_context *ctx, const serve_job *job, serve_answer *out)
 {
     memset(out, 0, sizeof *out);
     double left = job->budget_ms - (base_now_ms() - job->t0);
@@ -70,12 +70,12 @@ void serve_job_run(glance_context *ctx, const serve_job *job, serve_answer *out)
         serve_error_as(out, job->kind == SERVE_READ, 503, "busy",
                        "waited in the queue for the whole time budget", job->url);
         out->retry_after = 1;
-        return;
+        return 0;
     }
     glance_options *o = glance_options_copy(job->opts);
     if (!o) {
         serve_error(out, 500, "nomem", "out of memory");
-        return;
+        return 0;
     }
     /* The fetch gets what is left; layout and extraction as long again at
      * most (the library counts their budget from the end of the fetch).
@@ -91,9 +91,12 @@ void serve_job_run(glance_context *ctx, const serve_job *job, serve_answer *out)
     glance_status st;
     if (job->url)
         st = glance_extract_url(ctx, job->url, o, &res);
+    else if (job->snapshot)
+        st = glance_extract_snapshot(ctx, job->body, job->len, o, &res);
     else
         st = glance_extract_page(ctx, job->body, job->len, job->charset, job->base, o, &res);
     glance_options_free(o);
+    int started = res && st != GLANCE_EBROWSER && glance_result_timings(res).browser_start_ms > 0;
     if (!res)
         serve_error(out, 500, "nomem", "out of memory");
     else if (job->kind == SERVE_SHOT && (st == GLANCE_OK || st == GLANCE_ENOCONTENT))
@@ -107,4 +110,5 @@ void serve_job_run(glance_context *ctx, const serve_job *job, serve_answer *out)
     else
         answer_json(res, out);
     glance_result_free(res);
+    return started;
 }

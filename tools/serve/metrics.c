@@ -232,6 +232,11 @@ char *serve_metrics_text(serve_metrics *m, const serve_worker_stats *ws, int in_
                         "# TYPE glance_workers_respawned_total counter\n"
                         "glance_workers_respawned_total %lu\n",
                     ws->respawned);
+    base_buf_printf(&s, "# HELP glance_browser_starts_total The workers' browsers started (engine "
+                        "chromium): each worker's first, and again after one died or its worker was "
+                        "replaced.\n"
+                        "# TYPE glance_browser_starts_total counter\nglance_browser_starts_total %lu\n",
+                    ws->browser_starts);
     base_buf_printf(&s, "# HELP glance_workers_retired_total Workers ended while idle, grown past "
                         "their resident bound, and forked again.\n"
                         "# TYPE glance_workers_retired_total counter\n"

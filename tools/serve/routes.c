@@ -170,6 +170,12 @@ static int route_healthz(serve_req *r, serve_answer *a)
     if (r->srv->stopping) {
         code = 503;
         snprintf(text, sizeof text, "stopping\n");
+    } else if (r->srv->browser_problem[0]) {
+        /* engine chromium: no page can be read; auto: the pages that
+         * need the browser are read by litehtml alone. */
+        code = r->srv->browser_needed == 1 ? 503 : 200;
+        snprintf(text, sizeof text, "%s: the browser cannot start: %.200s\n",
+                 code == 503 ? "unavailable" : "degraded", r->srv->browser_problem);
     } else if (alive <= 0 || ws.queued >= ws.queue_cap) {
         code = 503;
         snprintf(text, sizeof text,
@@ -298,6 +304,7 @@ static int read_query(serve_req *r, serve_answer *a)
 
 static int page_route(serve_req *r, serve_kind kind, serve_answer *a)
 {
+    int snapshot = 0;
     if (r->too_big)
         return reader_error(r, a, 413, "toobig", "the body is over the server's limit");
     if (r->body.oom)
@@ -307,6 +314,11 @@ static int page_route(serve_req *r, serve_kind kind, serve_answer *a)
     if (r->method == SERVE_POST) {
         r->charset = charset_of(MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,
                                                             MHD_HTTP_HEADER_CONTENT_TYPE));
+        /* A JSON body is a browser's snapshot of the page (a pipeline that
+         * drives its own browser: docs/snapshot.md). */
+        const char *ct = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,
+                                                     MHD_HTTP_HEADER_CONTENT_TYPE);
+        snapshot = ct && strncasecmp(ct, "application/json", 16) == 0;
         if (!r->body.len)
             return answer_error(a, 400, "badinput", "POST /extract needs the page as its body");
         free(r->url); /* the page is the body's */
@@ -321,6 +333,7 @@ static int page_route(serve_req *r, serve_kind kind, serve_answer *a)
     r->job = (serve_job){.kind = kind, .url = r->url, .body = r->body.data, .len = r->body.len,
                          .charset = r->charset, .base = r->base, .opts = r->opts, .t0 = r->t0,
                          .budget_ms = r->srv->budget_ms, .client = r->client};
+    r->job.snapshot = snapshot;
     return SERVE_QUEUE;
 }
 

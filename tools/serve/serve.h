@@ -72,6 +72,8 @@ typedef struct serve_job {
     size_t len;                 /* ... and its length */
     const char *charset;        /* its Content-Type's charset; NULL: none */
     const char *base;           /* where it came from (?base=); NULL: none */
+    int snapshot;               /* the body is what a browser saw (Content-Type
+                                   application/json: docs/snapshot.md), not HTML */
     const glance_options *opts; /* the server's, with the client's on top */
     double t0;                  /* its arrival, base_now_ms() */
     double budget_ms;           /* from t0 */
@@ -80,8 +82,10 @@ typedef struct serve_job {
 } serve_job;
 
 /* Does `job` with `ctx` (the worker's own), its answer into `out`, always
- * filled: an error answer when the job failed. */
-void serve_job_run(glance_context *ctx, const serve_job *job, serve_answer *out);
+ * filled: an error answer when the job failed. 1 when the worker's browser
+ * was started for it (engine chromium or auto: its first, or again after
+ * it died), else 0. */
+int serve_job_run(glance_context *ctx, const serve_job *job, serve_answer *out);
 
 /* ---- the reader page (reader.c) ----------------------------------------- */
 
@@ -161,6 +165,7 @@ typedef struct serve_worker_stats {
     unsigned long killed;    /* ended past their budget, or gone */
     unsigned long respawned; /* forked in their place */
     unsigned long retired;   /* ended idle past ISOLATE_RETIRE_BYTES, a fresh one forked */
+    unsigned long browser_starts; /* the workers' browsers started (engine chromium) */
 } serve_worker_stats;
 void serve_workers_stats(serve_workers *w, serve_worker_stats *st);
 
@@ -208,6 +213,10 @@ typedef struct server {
     pthread_cond_t idle;     /* in_flight fell */
     int in_flight;           /* requests handed to the workers, not yet answered */
     int stopping;            /* SIGTERM: no new work */
+    char browser_problem[320]; /* engine chromium or auto: why the browser would not
+                                  start when the server did; "" when it did, or
+                                  the engine is litehtml */
+    int browser_needed;      /* 1: engine chromium (every page needs it); 2: auto */
 } server;
 
 /* libmicrohttpd's callbacks, `cls` the server. */

@@ -116,6 +116,7 @@ struct serve_workers {
     const glance_options *base; /* the server's options (the workers have a copy) */
     double budget_ms;
     unsigned long killed, respawned, retired;
+    unsigned long browser_starts; /* atomic: counted by the dispatchers */
 };
 
 typedef struct dispatch_arg {
@@ -144,7 +145,7 @@ static int worker_main(void *arg, int fd)
             break;
         serve_answer a;
         memset(&a, 0, sizeof a);
-        int kind = 0, has_url = 0, has_charset = 0, has_base = 0;
+        int kind = 0, has_url = 0, has_charset = 0, has_base = 0, started = 0;
         double t0 = 0, budget = 0;
         glance_options *o = NULL;
         if (n != 7 || sscanf(f[0], "%d %d %d %d %lf %lf", &kind, &has_url, &has_charset, &has_base,
@@ -160,12 +161,12 @@ static int worker_main(void *arg, int fd)
             }
             serve_job job = {.kind = (serve_kind)kind, .url = has_url ? f[1] : NULL, .body = f[2],
                              .len = l[2], .charset = has_charset ? f[4] : NULL,
-                             .base = has_base ? f[5] : NULL, .opts = o, .t0 = t0, .budget_ms = budget};
+                             .base = has_base ? f[5] : NULL, .snapshot = l[3] > 0, .opts = o, .t0 = t0, .budget_ms = budget};
             /* The server kills us at the budget; the CPU limit is the
              * backstop should it not. */
             isolate_cpu_limit(budget / 1000 + 2);
             if (ctx)
-                serve_job_run(ctx, &job, &a);
+                started = serve_job_run(ctx, &job, &a);
             else
                 serve_error(&a, 500, "fonts", "cannot set up fonts");
         }
@@ -175,7 +176,7 @@ static int worker_main(void *arg, int fd)
         while (ct < N_CTYPES && !(a.ctype && strcmp(a.ctype, ctypes[ct]) == 0))
             ct++;
         char head[64];
-        snprintf(head, sizeof head, "%d %d %d", a.code, a.retry_after, ct);
+        snprintf(head, sizeof head, "%d %d %d %d", a.code, a.retry_after, ct, started);
         base_proc_field out[2] = {{head, strlen(head)}, {a.body, a.body ? a.len : 0}};
         int bad = base_proc_send(fd, out, 2);
         free(a.body);
@@ -217,7 +218,7 @@ static int send_job(serve_workers *w, slot *s, const serve_job *job)
     const char *u = job->url ? job->url : "", *c = job->charset ? job->charset : "",
                *b = job->base ? job->base : "";
     base_proc_field f[7] = {{head, strlen(head)}, {u, strlen(u)}, {job->body, job->body ? job->len : 0},
-                          {"", 0}, {c, strlen(c)}, {b, strlen(b)}, {diff.data, diff.len}};
+                          {job->snapshot ? "1" : "", job->snapshot ? 1u : 0u}, {c, strlen(c)}, {b, strlen(b)}, {diff.data, diff.len}};
     int r = diff.oom ? -1 : base_proc_send(s->fd, f, 7);
     base_buf_free(&diff);
     return r;
@@ -261,8 +262,10 @@ static int run_on_worker(serve_workers *w, slot *s, const serve_job *job, serve_
     int n = 0, r = -1;
     if (send_job(w, s, job) == 0)
         r = base_proc_recv(s->fd, deadline, &f, &l, &n);
-    int code, retry, ct;
-    if (r == 1 && n == 2 && sscanf(f[0], "%d %d %d", &code, &retry, &ct) == 3) {
+    int code, retry, ct, started = 0;
+    if (r == 1 && n == 2 && sscanf(f[0], "%d %d %d %d", &code, &retry, &ct, &started) >= 3) {
+        if (started)
+            __atomic_add_fetch(&w->browser_starts, 1, __ATOMIC_RELAXED);
         *a = (serve_answer){code, ct >= 0 && ct < N_CTYPES ? ctypes[ct] : "application/octet-stream",
                             l[1] ? f[1] : NULL, l[1], retry};
         if (l[1])
@@ -627,6 +630,7 @@ void serve_workers_stats(serve_workers *w, serve_worker_stats *st)
     st->since_time_refusal_ms = w->time_refused > 0 ? now - w->time_refused : -1;
     st->killed = w->killed;
     st->respawned = w->respawned;
+    st->browser_starts = __atomic_load_n(&w->browser_starts, __ATOMIC_RELAXED);
     st->retired = w->retired;
     for (int i = 0; i < w->n; i++) {
         const slot *s = &w->slots[i];
