@@ -6,6 +6,7 @@
  * local stylesheets are read), and the rest through net/, with the
  * options' address policy, limits and offline mode, or refuses it. */
 #define _GNU_SOURCE /* memmem */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -90,16 +91,18 @@ static int read_local(fetcher *f, const char *url)
     char rel[PATH_MAX], full[PATH_MAX], real[PATH_MAX];
     if (n == 0 || n >= sizeof rel)
         return -1;
-    /* %XX escapes decoded; a NUL refused. */
+    /* %XX escapes decoded (two hex digits); an escaped NUL refused. The
+     * real path is held to the folder below, whatever the escapes say. */
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         char c = p[i];
-        if (c == '%' && i + 2 < n + 1 && i + 2 < n + 2) {
-            unsigned v;
-            if (i + 2 < n && sscanf(p + i + 1, "%2x", &v) == 1 && v) {
-                c = (char)v;
-                i += 2;
-            }
+        if (c == '%' && i + 2 < n && isxdigit((unsigned char)p[i + 1]) &&
+            isxdigit((unsigned char)p[i + 2])) {
+            char hex[3] = {p[i + 1], p[i + 2], 0};
+            c = (char)strtol(hex, NULL, 16);
+            if (!c)
+                return -1;
+            i += 2;
         }
         rel[k++] = c;
     }
