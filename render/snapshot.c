@@ -44,7 +44,8 @@ typedef struct sdoc {
     json_object **attrs;    /* per node: the array of string indexes */
     int *layout;            /* per node: its layout object, -1 none */
     int *first_child, *next_sibling, *last_child;
-    int *shadow;            /* per node: 1 open or closed shadow root, 2 the browser's own */
+    int *shadow;            /* per node: in a shadow tree, 1 the page's (open or closed),
+                               2 the browser's own (shadowRootType) */
     int *content_doc;       /* per node: a frame's document index, -1 none */
     int *pseudo;            /* per node: 1 a pseudo-element */
     int *rendered;          /* per node: it or a node under it has a layout object */
@@ -608,85 +609,24 @@ static dom_node *make_element(builder *b, const sdoc *d, int i, dom_node *parent
     return n;
 }
 
-/* The composed tree: a shadow host's children are its shadow root's, each
- * <slot> holding the host's children assigned to it (by slot name; the
- * unnamed slot takes the rest), or its own when none is. A frame's are its
- * content document's <body>'s when it is of the top document's origin. */
+/* The tree as the browser shows it. DOMSnapshot gives it flattened: a
+ * shadow host's children are its shadow tree's nodes (no shadow root node
+ * comes between), and each <slot> holds the host's children assigned to
+ * it (its own when none is). The browser's own shadow trees (an
+ * <input>'s, a <details>'s) are walked through, their text and elements
+ * left out, the page's nodes in their slots kept. A frame's children are
+ * its content document's <body>'s when it is of the top document's
+ * origin. */
 typedef struct frame {
     const sdoc *d;
-    int node;      /* whose children these are (-1: the slot list below) */
+    int node;      /* whose children these are */
     int next;      /* the next child to visit (-1: done) */
     dom_node *dn;  /* where they go */
     text_run run;
-    /* A <slot>'s assigned children: the host's, filtered. */
-    const sdoc *host_doc;
-    int host;
-    const char *slot_name;
-    int slot_default;
-    int assigned; /* 1: walking the host's children for this slot */
     dom_node *contents; /* an element of display: contents whose box is its children's */
     int no_text;   /* a script's or a style's text: not kept, as litehtml keeps none
-                      (a JSON-LD script's is: meta/ reads it) */
+                      (a JSON-LD script's is: meta/ reads it); or the browser's own */
 } frame;
-
-static const char *attr_of(const builder *b, const sdoc *d, int i, const char *name)
-{
-    json_object *a = d->attrs[i];
-    size_t na = a ? json_object_array_length(a) : 0;
-    for (size_t k = 0; k + 1 < na; k += 2) {
-        const char *an = string_at(b->s, (int)json_object_get_int64(json_object_array_get_idx(a, k)), NULL);
-        if (an && strcasecmp(an, name) == 0) {
-            const char *v = string_at(b->s, (int)json_object_get_int64(json_object_array_get_idx(a, k + 1)), NULL);
-            return v ? v : "";
-        }
-    }
-    return NULL;
-}
-
-/* The shadow root of node i (the page's own), or -1. */
-static int shadow_root_of(const sdoc *d, int i, int *ua)
-{
-    *ua = 0;
-    for (int c = d->first_child[i]; c >= 0; c = d->next_sibling[c])
-        if (d->type[c] == N_FRAGMENT && d->shadow[c]) {
-            if (d->shadow[c] == 2) {
-                *ua = 1;
-                continue;
-            }
-            return c;
-        }
-    return -1;
-}
-
-/* Is the host's child c assigned to the slot of frame f? */
-static int slotted(const builder *b, const frame *f, int c)
-{
-    const sdoc *d = f->host_doc;
-    if (d->type[c] == N_FRAGMENT || d->pseudo[c])
-        return 0;
-    const char *s = d->type[c] == N_ELEMENT ? attr_of(b, d, c, "slot") : NULL;
-    if (!s || !*s)
-        return f->slot_default;
-    return !f->slot_default && f->slot_name && strcmp(s, f->slot_name) == 0;
-}
-
-/* A slot shows its own children (its fallback) only when nothing is
- * assigned to it: an element, or text that is not white space only. */
-static int slot_has_assigned(const builder *b, const frame *f)
-{
-    const sdoc *d = f->host_doc;
-    for (int c = d->first_child[f->host]; c >= 0; c = d->next_sibling[c]) {
-        if (!slotted(b, f, c))
-            continue;
-        if (d->type[c] == N_ELEMENT)
-            return 1;
-        size_t n;
-        const char *t = d->type[c] == N_TEXT ? string_at(b->s, d->value[c], &n) : NULL;
-        if (t && !base_html_blank(t, n))
-            return 1;
-    }
-    return 0;
-}
 
 #define MAX_FRAMES_DOCS 64
 
@@ -702,7 +642,7 @@ static int build(builder *b, const sdoc *top, int html, dom_node **root)
         return b->oom ? -2 : fail(b->s, "the root is no element");
     }
     *root = r;
-    st[n++] = (frame){.d = top, .node = html, .next = top->first_child[html], .dn = r, .host = -1};
+    st[n++] = (frame){.d = top, .node = html, .next = top->first_child[html], .dn = r};
     int ret = 0;
     double deadline = b->o ? b->o->deadline_ms : 0;
     size_t steps = 0;
@@ -732,12 +672,13 @@ static int build(builder *b, const sdoc *top, int html, dom_node **root)
         const sdoc *d = f->d;
         int c = f->next;
         f->next = d->next_sibling[c];
-        if (f->assigned && !slotted(b, f, c))
-            continue;
         if (d->pseudo[c] || d->type[c] == N_COMMENT || d->type[c] == N_FRAGMENT)
-            continue; /* comments do not split text; shadow roots come through their host */
+            continue; /* comments do not split text */
+        /* The browser's own shadow tree: its elements walked through, its
+         * text (a placeholder, a button's label) left out. */
+        int ua = d->shadow[c] == 2;
         if (d->type[c] == N_TEXT || d->type[c] == N_CDATA) {
-            if (f->no_text)
+            if (f->no_text || ua)
                 continue;
             if (add_text_node(b, d, c, &f->run) != 0)
                 b->oom = 1;
@@ -759,7 +700,7 @@ static int build(builder *b, const sdoc *top, int html, dom_node **root)
             ret = -6;
             break;
         }
-        dom_node *e = make_element(b, d, c, f->dn);
+        dom_node *e = ua ? NULL : make_element(b, d, c, f->dn);
         if (b->oom)
             break;
         if (n + 1 >= cap) {
@@ -773,43 +714,17 @@ static int build(builder *b, const sdoc *top, int html, dom_node **root)
             cap *= 2;
             f = &st[n - 1];
         }
-        frame nf = {.d = d, .node = c, .next = d->first_child[c], .dn = e ? e : f->dn, .host = -1};
+        frame nf = {.d = d, .node = c, .next = d->first_child[c], .dn = e ? e : f->dn};
         if (e && d->layout[c] < 0 && d->rendered[c])
             nf.contents = e;
         if (e && (dom_is_tag(e, "style") ||
                   (dom_is_tag(e, "script") &&
                    !(dom_attr_get(e, "type") && strstr(dom_attr_get(e, "type"), "ld+json")))))
             nf.no_text = 1;
-        int ua;
-        int sr = shadow_root_of(d, c, &ua);
-        size_t nl;
-        const char *nm = string_at(b->s, d->name[c], &nl);
-        if (sr >= 0) {
-            nf.next = d->first_child[sr];
-        } else if (nm && nl == 4 && strncasecmp(nm, "slot", 4) == 0) {
-            /* A slot inside a shadow tree: its host is the nearest frame
-             * walking a shadow root's children... found by the DOM: the
-             * shadow root is the slot's nearest fragment ancestor. */
-            int p = d->parent[c];
-            while (p >= 0 && d->type[p] != N_FRAGMENT)
-                p = d->parent[p];
-            if (p >= 0 && d->shadow[p] == 1 && d->parent[p] >= 0) {
-                frame sf = nf;
-                sf.host_doc = d;
-                sf.host = d->parent[p];
-                const char *name = attr_of(b, d, c, "name");
-                sf.slot_name = name;
-                sf.slot_default = !name || !*name;
-                sf.assigned = 1;
-                if (slot_has_assigned(b, &sf)) {
-                    sf.next = d->first_child[sf.host];
-                    nf = sf;
-                }
-            }
-        } else if (e && d->content_doc[c] >= 0 && (size_t)d->content_doc[c] < b->n_docs) {
+        if (e && d->content_doc[c] >= 0 && (size_t)d->content_doc[c] < b->n_docs) {
             const sdoc *cd = &b->docs[d->content_doc[c]];
             if (cd != d && same_origin(b, cd->url)) {
-                /* The frame's <body>: the first element of <html>. */
+                /* The frame's <body>. */
                 int body = -1;
                 for (int k = 0; k < (int)cd->n && body < 0; k++) {
                     size_t bl;
@@ -824,7 +739,6 @@ static int build(builder *b, const sdoc *top, int html, dom_node **root)
                 }
             }
         }
-        (void)ua;
         st[n++] = nf;
     }
     for (size_t k = 0; k < n; k++) {

@@ -13,10 +13,11 @@
  * boxes, display and the hidden bits from the computed display and
  * visibility and the boxes' sizes, links, fixed boxes, preformatted text,
  * font size and weight. Comments, pseudo-elements and the browser's own
- * shadow trees (an <input>'s, a <video>'s) are not nodes, as in litehtml's
- * tree; a page's own shadow roots are read as the browser shows them (the
- * shadow tree in the host's place, each <slot> holding the host's children
- * assigned to it); a same-origin <iframe> holds its document's <body>.
+ * shadow trees (an <input>'s, a <details>'s) are not nodes, as in
+ * litehtml's tree; a page's own shadow roots are read as the snapshot
+ * gives them, flattened as the browser shows them (the shadow tree in the
+ * host's place, each <slot> holding the host's children assigned to it);
+ * a same-origin <iframe> holds its document's <body>.
  */
 #ifndef GLANCE_RENDER_SNAPSHOT_H
 #define GLANCE_RENDER_SNAPSHOT_H
