@@ -19,6 +19,7 @@
 #include <strings.h>
 
 #include "base/clock.h"
+#include "base/grow.h"
 #include "base/tags.h"
 
 /* The computed styles the envelope's snapshots carry, in this order
@@ -367,16 +368,8 @@ typedef struct text_run {
 
 static int run_add_text(text_run *r, const char *t, size_t n)
 {
-    if (r->len + n + 1 > r->cap) {
-        size_t c = r->cap ? r->cap * 2 : 64;
-        while (c < r->len + n + 1)
-            c *= 2;
-        char *p = realloc(r->text, c);
-        if (!p)
-            return -1;
-        r->text = p;
-        r->cap = c;
-    }
+    if (base_grow(&r->text, &r->cap, r->len + n + 1, 1) != 0)
+        return -1;
     memcpy(r->text + r->len, t, n);
     r->len += n;
     r->text[r->len] = '\0';
@@ -397,14 +390,8 @@ static int run_add_line(text_run *r, dom_box b)
             return 0;
         }
     }
-    if (r->n_lines == r->cap_lines) {
-        size_t c = r->cap_lines ? r->cap_lines * 2 : 4;
-        dom_box *p = realloc(r->lines, c * sizeof *p);
-        if (!p)
-            return -1;
-        r->lines = p;
-        r->cap_lines = c;
-    }
+    if (base_grow(&r->lines, &r->cap_lines, r->n_lines + 1, sizeof *r->lines) != 0)
+        return -1;
     r->lines[r->n_lines++] = b;
     return 0;
 }
@@ -632,9 +619,9 @@ typedef struct frame {
 
 static int build(builder *b, const sdoc *top, int html, dom_node **root)
 {
-    size_t cap = 64, n = 0;
-    frame *st = calloc(cap, sizeof *st);
-    if (!st)
+    size_t cap = 0, n = 0;
+    frame *st = NULL;
+    if (base_grow(&st, &cap, 1, sizeof *st) != 0)
         return -2;
     dom_node *r = make_element(b, top, html, NULL);
     if (!r) {
@@ -703,17 +690,11 @@ static int build(builder *b, const sdoc *top, int html, dom_node **root)
         dom_node *e = ua ? NULL : make_element(b, d, c, f->dn);
         if (b->oom)
             break;
-        if (n + 1 >= cap) {
-            frame *p = realloc(st, cap * 2 * sizeof *st);
-            if (!p) {
-                b->oom = 1;
-                break;
-            }
-            memset(p + cap, 0, cap * sizeof *p);
-            st = p;
-            cap *= 2;
-            f = &st[n - 1];
+        if (base_grow(&st, &cap, n + 1, sizeof *st) != 0) {
+            b->oom = 1;
+            break;
         }
+        f = &st[n - 1];
         frame nf = {.d = d, .node = c, .next = d->first_child[c], .dn = e ? e : f->dn};
         if (e && d->layout[c] < 0 && d->rendered[c])
             nf.contents = e;
