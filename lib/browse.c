@@ -382,7 +382,7 @@ static browser_status load(browser *b, const browser_opts *bo, fetcher *f, glanc
 }
 
 glance_status browse_page(glance_context *ctx, glance_result *res, const char *utf8,
-                          const glance_options *o, net_session *ns, const char *page_url)
+                          const glance_options *o, const char *page_url)
 {
     const options_core *c = &o->core;
     char why[512];
@@ -390,7 +390,6 @@ glance_status browse_page(glance_context *ctx, glance_result *res, const char *u
     res->engine = "chromium";
     if (!ctx->browser && !(ctx->browser = browser_new()))
         return GLANCE_ENOMEM;
-    (void)ns; /* each request has a session of its own (fetch_request) */
     char dir[PATH_MAX];
     char *doc_url = NULL;
     /* Offline, a page reaches nothing but itself and, from a file, its

@@ -40,11 +40,12 @@ enum { BROWSE_LITEHTML = 0, BROWSE_CHROMIUM = 1, BROWSE_AUTO = 2 };
 
 /* The page `utf8` (its address `page_url`, NULL for a page from a file or
  * bytes) loaded in the context's browser, its snapshot built into
- * res->dom, then the rest of the pipeline. Requests go through `ns` (NULL:
- * a session of the page's own is made; offline: every request but the
- * page's own and, for a file, its folder's files is refused). */
+ * res->dom, then the rest of the pipeline. Each request the page makes
+ * goes through net/ in a session of its own, within what is left of the
+ * budget (offline: every request but the page's own and, for a file, its
+ * folder's files is refused). */
 glance_status browse_page(glance_context *ctx, glance_result *res, const char *utf8,
-                          const glance_options *o, net_session *ns, const char *page_url);
+                          const glance_options *o, const char *page_url);
 
 /* A snapshot a caller's browser took (render/snapshot.h's envelope) into
  * res->dom, then the rest of the pipeline. */

@@ -268,7 +268,7 @@ glance_status pipeline_page(glance_context *ctx, glance_result *res, const char 
         return st;
     }
     if (c->engine == BROWSE_CHROMIUM) {
-        st = browse_page(ctx, res, utf8, o, ns, page_url);
+        st = browse_page(ctx, res, utf8, o, page_url);
         free(utf8);
         return st;
     }
@@ -280,7 +280,7 @@ glance_status pipeline_page(glance_context *ctx, glance_result *res, const char 
             glance_timings t = res->timings;
             result_forget_page(res);
             res->timings = t; /* the litehtml pass counts in the call's time */
-            st = browse_page(ctx, res, utf8, o, ns, page_url);
+            st = browse_page(ctx, res, utf8, o, page_url);
             res->browse.sent = 1;
             if (st == GLANCE_EBROWSER) {
                 /* No browser here (or it would not start): litehtml's
