@@ -431,30 +431,41 @@ static glance_status extract_bytes(glance_context *ctx, const char *buf, size_t 
     return st;
 }
 
+/* Standard input whole, at most `limit` + 1 bytes, through zlib when it is
+ * gzip data. GLANCE_OK, or the status with `why` set. */
+static glance_status read_stdin_plain(size_t limit, char **buf, size_t *len, char *why, size_t why_cap)
+{
+    if (read_stdin(limit, buf, len) != 0) {
+        snprintf(why, why_cap, "cannot read standard input");
+        return GLANCE_EIO;
+    }
+    if (cli_is_gzip(*buf, *len)) {
+        char *plain = NULL;
+        size_t plain_len = 0;
+        int bad = cli_gunzip(*buf, *len, limit, &plain, &plain_len) != 0;
+        free(*buf);
+        *buf = plain;
+        *len = plain_len;
+        if (bad) {
+            snprintf(why, why_cap, "broken gzip data");
+            return GLANCE_EINPUT;
+        }
+    }
+    return GLANCE_OK;
+}
+
 glance_status cli_extract_input(glance_context *ctx, const char *path, const glance_options *o,
                                 glance_result **res, char *why, size_t why_cap)
 {
     *res = NULL;
     why[0] = '\0';
     size_t limit = input_limit(o);
-    char *buf = NULL, *plain = NULL;
-    size_t len = 0, plain_len = 0;
+    char *buf = NULL;
+    size_t len = 0;
     glance_status st;
     if (strcmp(path, "-") == 0) {
-        if (read_stdin(limit, &buf, &len) != 0) {
-            snprintf(why, why_cap, "cannot read standard input");
-            return GLANCE_EIO;
-        }
-        if (cli_is_gzip(buf, len)) {
-            if (cli_gunzip(buf, len, limit, &plain, &plain_len) != 0) {
-                free(buf);
-                snprintf(why, why_cap, "broken gzip data");
-                return GLANCE_EINPUT;
-            }
-            free(buf);
-            buf = plain;
-            len = plain_len;
-        }
+        if ((st = read_stdin_plain(limit, &buf, &len, why, why_cap)) != GLANCE_OK)
+            return st;
         st = glance_extract(ctx, buf, len, o, res);
         free(buf);
     } else if (cli_looks_like_url(path)) {
@@ -484,24 +495,16 @@ glance_status cli_extract_snapshot(glance_context *ctx, const char *path, const 
     size_t limit = input_limit(o) * 8;
     char *buf = NULL;
     size_t len = 0;
-    int r = strcmp(path, "-") == 0 ? read_stdin(limit, &buf, &len) : read_gz_file(path, limit, &buf, &len);
-    if (r != 0) {
+    glance_status st;
+    if (strcmp(path, "-") == 0) {
+        if ((st = read_stdin_plain(limit, &buf, &len, why, why_cap)) != GLANCE_OK)
+            return st;
+    } else if (read_gz_file(path, limit, &buf, &len) != 0) {
+        /* gzopen reads a plain file as it is, and gzip data through zlib. */
         snprintf(why, why_cap, "%s: %s", path, errno == EINVAL ? "broken gzip data" : strerror(errno));
         return errno == EINVAL ? GLANCE_EINPUT : errno == ENOMEM ? GLANCE_ENOMEM : GLANCE_EIO;
     }
-    if (cli_is_gzip(buf, len)) {
-        char *plain = NULL;
-        size_t plain_len = 0;
-        if (cli_gunzip(buf, len, limit, &plain, &plain_len) != 0) {
-            free(buf);
-            snprintf(why, why_cap, "broken gzip data");
-            return GLANCE_EINPUT;
-        }
-        free(buf);
-        buf = plain;
-        len = plain_len;
-    }
-    glance_status st = glance_extract_snapshot(ctx, buf, len, o, res);
+    st = glance_extract_snapshot(ctx, buf, len, o, res);
     free(buf);
     if (st != GLANCE_OK)
         snprintf(why, why_cap, "%s", glance_result_message(*res, st));
