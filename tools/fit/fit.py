@@ -300,13 +300,32 @@ def report(pages, probs, threshold, out=sys.stdout):
     return {k: f1_of(v)[0] for k, v in by.items()}
 
 
+def fold_of(pages, folds):
+    """Each page's fold: GroupKFold's by site over the pages judged (those
+    not marked "extra"); a page of another engine's dump (--also) takes its
+    site's fold, so that no site is both fitted on and judged, and the
+    folds of the pages judged are those of a fit without --also."""
+    judged = [i for i, p in enumerate(pages) if not p.get("extra")]
+    of, by_site = [None] * len(pages), {}
+    groups = [pages[i]["site"] for i in judged]
+    for k, (_, te) in enumerate(GroupKFold(n_splits=folds).split(judged, groups=groups)):
+        for j in te:
+            of[judged[j]] = k
+            by_site[pages[judged[j]]["site"]] = k
+    for i, p in enumerate(pages):
+        if of[i] is None:
+            of[i] = by_site.get(p["site"], sum(map(ord, p["site"])) % folds)
+    return of
+
+
 def cross_validate(pages, folds, key):
-    groups = [p["site"] for p in pages]
+    of = fold_of(pages, folds)
     probs = [None] * len(pages)
-    for k, (tr, te) in enumerate(GroupKFold(n_splits=folds).split(pages, groups=groups)):
-        m = fit([pages[i] for i in tr], key)
-        for i in te:
-            probs[i] = predict(m, pages[i], key)
+    for k in range(folds):
+        m = fit([p for p, f in zip(pages, of) if f != k], key)
+        for i, f in enumerate(of):
+            if f == k:
+                probs[i] = predict(m, pages[i], key)
         print(f"{key}: fold {k + 1} of {folds} fitted", file=sys.stderr)
     return probs
 
@@ -318,9 +337,10 @@ def fold_models(pages, folds, names, n1, threshold, out_dir):
     as a C table (foldK.c), and the pages it is judged on (foldK.ids: corpus
     and id, a line each). The folds are cross_validate's."""
     os.makedirs(out_dir, exist_ok=True)
-    groups = [p["site"] for p in pages]
-    for k, (tr, te) in enumerate(GroupKFold(n_splits=folds).split(pages, groups=groups)):
-        train = [pages[i] for i in tr]
+    of = fold_of(pages, folds)
+    for k in range(folds):
+        train = [p for p, f in zip(pages, of) if f != k]
+        te = [i for i, f in enumerate(of) if f == k and not pages[i].get("extra")]
         inner = cross_validate(train, folds - 1, "X1")
         for p, pr in zip(train, inner):
             p["X2f"] = (np.hstack([p["X1"], context(p, pr)]) if len(p["texts"])
@@ -425,6 +445,9 @@ def main():
     ap.add_argument("--min-child", type=float, default=PARAMS["min_child_weight"])
     ap.add_argument("--l2", type=float, default=PARAMS["reg_lambda"])
     ap.add_argument("--seeds", type=int, default=SEEDS, help="forests averaged, each of --trees")
+    ap.add_argument("--also", metavar="DIR",
+                    help="another engine's dump of the same corpora (glance dump --engine ...): "
+                         "its pages are fitted on too, in their sites' folds, but not judged")
     ap.add_argument("--name", default="default",
                     help="the model's engine: default (litehtml's, score_model.c) or chromium "
                          "(score_model_chromium.c, fitted on glance dump --engine chromium)")
@@ -436,6 +459,13 @@ def main():
     pages, names = load(a.dump, a.shared)
     if not pages or not names:
         sys.exit("fit.py: no pages with features in " + a.dump)
+    if a.also:
+        extra, names2 = load(a.also, a.shared)
+        if names2 != names:
+            sys.exit("fit.py: --also's dump has other features than --dump's")
+        for p in extra:
+            p["extra"] = True
+        pages += extra
     n1 = len(names) - N_CONTEXT
     for p in pages:
         p["X1"] = p["X"][:, :n1]
@@ -447,15 +477,19 @@ def main():
     for p, pr in zip(pages, oof):
         p["X2"] = np.hstack([p["X1"], context(p, pr)]) if len(p["texts"]) else np.zeros((0, len(names)), np.float32)
     probs = cross_validate(pages, a.folds, "X2")
-    threshold = best_threshold(pages, probs)
+    # Judged: the pages of --dump (those of --also are only fitted on).
+    judged = [i for i, p in enumerate(pages) if not p.get("extra")]
+    jp = [pages[i] for i in judged]
+    threshold = best_threshold(jp, [probs[i] for i in judged])
     print(f"stage one, cross-validated ({a.folds} folds by site), threshold 0.5:")
-    report(pages, oof, 0.5)
+    report(jp, [oof[i] for i in judged], 0.5)
     print(f"stage two, cross-validated, threshold {threshold:.2f}:")
-    report(pages, probs, threshold)
+    report(jp, [probs[i] for i in judged], threshold)
     if a.save:
         import pickle
         with open(a.save, "wb") as f:
-            pickle.dump({"ids": [(p["corpus"], p["id"]) for p in pages], "oof": oof, "probs": probs,
+            pickle.dump({"ids": [(p["corpus"], p["id"]) for p in jp], "oof": [oof[i] for i in judged],
+                         "probs": [probs[i] for i in judged],
                          "threshold": threshold}, f)
     if a.fold_models:
         fold_models(pages, a.folds, names, n1, threshold, a.fold_models)
@@ -464,7 +498,9 @@ def main():
         m2 = fit(pages, "X2")
         trees = (f"{SEEDS} x " if SEEDS > 1 else "") + str(PARAMS["n_estimators"])
         note = (f"gradient-boosted trees ({trees} of depth {PARAMS['max_depth']}, "
-                f"two stages) on {len(pages)} pages of {', '.join(CORPORA)}; threshold {threshold:.2f}")
+                f"two stages) on {len(jp)} pages of {', '.join(CORPORA)}"
+                + (f", and {len(pages) - len(jp)} of the same laid out by the other engine" if a.also else "")
+                + f"; threshold {threshold:.2f}")
         write_c(m1, m2, names, n1, threshold, a.out, note, a.name)
         print("wrote", a.out)
 
