@@ -705,7 +705,7 @@ static void sweep_auto_by_window_and_kind(void **state)
     snprintf(csv, sizeof csv, "%s/s.csv", dir);
     snprintf(png, sizeof png, "%s/s.png", dir);
     snprintf(args, sizeof args,
-             "sweep --pages %s --truth %s --windows 1280x1024,1920x1080 --score.threshold 0.3,0.5 "
+             "sweep --pages %s --truth %s --windows 360x740,1920x1080 --score.threshold 0.3,0.5 "
              "--jobs 2 --csv %s --png %s",
              pages, truth_kinds, csv, png);
     run_out r = run_in(dir, args);
@@ -730,8 +730,8 @@ static void sweep_auto_by_window_and_kind(void **state)
         fail_msg("header: %.200s", text);
     assert_non_null(strstr(text, "\n1920x1080,auto,0.5,all,all,3,3,"));
     assert_non_null(strstr(text, "\n1920x1080,auto,0.5,type,forum,1,1,"));
-    assert_non_null(strstr(text, "\n1280x1024,auto,0.3,group,Latin,2,2,"));
-    assert_non_null(strstr(text, "\n1280x1024,auto,0.3,group,CJK,1,1,"));
+    assert_non_null(strstr(text, "\n360x740,auto,0.3,group,Latin,2,2,"));
+    assert_non_null(strstr(text, "\n360x740,auto,0.3,group,CJK,1,1,"));
     char *img = slurp(png);
     assert_true(memcmp(img, "\x89PNG", 4) == 0);
     free(img);
@@ -739,7 +739,7 @@ static void sweep_auto_by_window_and_kind(void **state)
      * auto at that window: over all pages and per kind. The threshold's
      * other value ran on the same layout first (glance_result_rerun), so
      * the rerun gives what a fresh extraction gives. */
-    static const char *const windows[] = {"1280x1024", "1920x1080"};
+    static const char *const windows[] = {"360x740", "1920x1080"};
     for (int w = 0; w < 2; w++) {
         snprintf(args, sizeof args, "bench --pages %s --truth %s --window %s", pages, truth_kinds,
                  windows[w]);
