@@ -19,6 +19,12 @@ enum { OPT_ZERO_NONE = 1 << 10 };
 static const base_param core_table[] = {
     {"window", BASE_PARAM_PAIR, C(render.window_w), 100, 16384, "1920x1080",
      "window size the page is laid out in (S_w)", NULL, 0, NULL},
+    {"device", BASE_PARAM_CHOICE, C(render.device), 0, 0, "auto",
+     "the browser the window stands for: desktop (the page laid out at the window's width), "
+     "mobile (a phone's or tablet's: the page's <meta name=viewport> sets the width it is laid "
+     "out at, 980 px without one; its media queries see that width, the window as the device "
+     "and a touch screen), or auto (mobile below 1000 px wide, else desktop)",
+     "auto|desktop|mobile", 0, NULL},
     {"flex_grid", BASE_PARAM_BOOL, C(flex_grid), 0, 0, "on",
      "lay display:flex and display:grid out with glance's layer; off: as litehtml 0.6 alone "
      "does (a 0x0 container, its children stacked full width)", NULL, 0, NULL},

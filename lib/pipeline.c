@@ -327,6 +327,10 @@ static glance_status page_litehtml(glance_context *ctx, glance_result *res, cons
     ro.deadline_ms = res->deadline;
     ro.plain_litehtml = !c->flex_grid;
     ro.keep_hidden = o->geometry != NULL;
+    /* Another engine's boxes (tools/chromium-boxes.mjs) are a desktop
+     * browser's at the window's width. */
+    if (o->geometry)
+        ro.device = RENDER_DEVICE_DESKTOP;
     ro.css_lookup = res->sheets.n_sheets ? source_css_lookup : NULL;
     ro.css_lookup_ud = &res->sheets;
     render_status rs = render_load(ctx->render, utf8, &ro, &res->rdoc, &res->rstats);
@@ -364,8 +368,16 @@ glance_status pipeline_tree(glance_result *res, const glance_options *o, const c
     res->base_url = meta_base_url(res->dom, page_url);
     if (res->base_url && dom_doc_set_base_url(res->dom, res->base_url) != 0)
         return GLANCE_ENOMEM;
-    res->page = (method_page){.dom = res->dom, .title = res->title, .window_w = res->window_w,
-                              .window_h = res->window_h, .browser = res->own_dom};
+    /* The methods see the window the page was laid out in: on a phone's
+     * browser its layout viewport (render_viewport: 980 px wide for a page
+     * without a meta viewport), in CSS px as the boxes are. */
+    int vw = res->window_w, vh = res->window_h;
+    if (res->engine && strcmp(res->engine, "litehtml") == 0 && res->rstats.viewport.w > 0) {
+        vw = res->rstats.viewport.w;
+        vh = res->rstats.viewport.h;
+    }
+    res->page = (method_page){.dom = res->dom, .title = res->title, .window_w = vw,
+                              .window_h = vh, .browser = res->own_dom};
     glance_status st2 = pipeline_extract(res, o);
     if (st2 != GLANCE_OK && st2 != GLANCE_ENOCONTENT)
         return st2;

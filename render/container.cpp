@@ -645,10 +645,12 @@ public:
     void get_media_features(litehtml::media_features &media) const override
     {
         media.type = litehtml::media_type_screen;
+        // The layout viewport is the media's width and height; the window
+        // (the screen) its device's (render_viewport).
         media.width = opts_.window_w;
         media.height = opts_.window_h;
-        media.device_width = opts_.window_w;
-        media.device_height = opts_.window_h;
+        media.device_width = opts_.screen_w > 0 ? opts_.screen_w : opts_.window_w;
+        media.device_height = opts_.screen_h > 0 ? opts_.screen_h : opts_.window_h;
         media.color = 8;
         media.monochrome = 0;
         media.color_index = 256;
@@ -893,13 +895,23 @@ static void count_boxes(const litehtml::element::ptr &root, render_stats &st)
 render_status render_build_dom(const litehtml::document::ptr &doc, const render_opts &opts,
                                dom_doc **out);
 
-extern "C" render_status render_load(render_engine *eng, const char *html, const render_opts *opts,
+extern "C" render_status render_load(render_engine *eng, const char *html, const render_opts *given,
                                      render_doc **out, render_stats *stats)
 {
     render_stats local{};
     render_stats &st = stats ? *stats : local;
     st = render_stats{};
     *out = nullptr;
+    // The page is laid out in the layout viewport of the browser the window
+    // stands for (a phone's reads the page's meta viewport), the window
+    // being the screen its media queries see as the device.
+    render_viewport_of(html, strlen(html), given, &st.viewport);
+    render_opts viewport_opts = *given;
+    viewport_opts.screen_w = given->window_w;
+    viewport_opts.screen_h = given->window_h;
+    viewport_opts.window_w = st.viewport.w;
+    viewport_opts.window_h = st.viewport.h;
+    const render_opts *opts = &viewport_opts;
     try {
         std::unique_ptr<render_doc> rd(new render_doc);
         rd->cont.reset(new container(eng->fonts, *opts, st));
@@ -939,6 +951,7 @@ extern "C" render_status render_load(render_engine *eng, const char *html, const
         css_index_drop_attrs(ix.get(), !opts->plain_litehtml && !opts->keep_attrs);
         css_index_limit(ix.get(), depth, counts.elements, opts->max_style_bytes);
         css_index_limit_generated(ix.get(), opts->max_generated);
+        css_index_touch(ix.get(), st.viewport.mobile);
         auto generated_over = [&]() {
             int over;
             st.generated = css_index_generated(ix.get(), &over);

@@ -40,6 +40,7 @@ struct css_index {
     int attrs_unknown;      /* a stylesheet names an attribute the filter cannot read */
     int attrs_lost;         /* ... or one left out of the page */
     size_t dropped;         /* attributes left out of the page */
+    int touch;              /* css_index_touch: a phone's or tablet's screen */
 };
 
 static uint64_t hash_lower(const char *s, size_t n)
@@ -484,6 +485,11 @@ static int selector_may_match(css_index *ix, const char *s, size_t len)
 static inline const char *skip_opaque(const char *p, const char *end);
 
 /* Generated content ---------------------------------------------------------- */
+
+void css_index_touch(css_index *ix, int on)
+{
+    ix->touch = on != 0;
+}
 
 void css_index_limit_generated(css_index *ix, size_t max_generated)
 {
@@ -1072,7 +1078,8 @@ static int put_media_range(base_buf *o, const char *p, const char *end)
 /* Media features litehtml 0.6 does not know and takes for true whatever
  * they ask (a touch screen's rules, a dark theme's, those for a browser
  * running scripts all applied), as the browser glance stands for answers
- * them: a desktop window, a mouse, a light theme, no scripts, reduced
+ * them: a desktop window, a mouse (a finger on a phone's or tablet's
+ * screen: css_index_touch), a light theme, no scripts, reduced
  * motion (nothing moves: pages then give their static version), no other
  * preference: each feature's value that holds. A feature alone (`(hover)`)
  * holds unless that value is "none" or "no-preference". */
@@ -1099,7 +1106,7 @@ static const struct {
 
 /* `(name: value)` or `(name)`, [p, end) inside the parentheses, of a
  * feature of media_answers: 1 when it holds, 0 when not; -1 for any other. */
-static int media_answer(const char *p, const char *end)
+static int media_answer(const char *p, const char *end, int touch)
 {
     while (p < end && base_html_space(*p))
         p++;
@@ -1116,11 +1123,15 @@ static int media_answer(const char *p, const char *end)
         size_t n = strlen(media_answers[i].name);
         if ((size_t)(ne - p) != n || !eq_lower(p, media_answers[i].name, n))
             continue;
+        const char *holds = media_answers[i].holds;
+        if (touch && strstr(media_answers[i].name, "hover")) /* a finger hovers over nothing */
+            holds = "none";
+        else if (touch && strstr(media_answers[i].name, "pointer"))
+            holds = "coarse";
         if (!colon) /* the feature alone: whether its answer is something */
-            return strcmp(media_answers[i].holds, "none") != 0 &&
-                   strcmp(media_answers[i].holds, "no-preference") != 0;
+            return strcmp(holds, "none") != 0 && strcmp(holds, "no-preference") != 0;
         size_t vl = (size_t)(end - v);
-        return vl == strlen(media_answers[i].holds) && eq_lower(v, media_answers[i].holds, vl);
+        return vl == strlen(holds) && eq_lower(v, holds, vl);
     }
     return -1;
 }
@@ -1128,7 +1139,7 @@ static int media_answer(const char *p, const char *end)
 /* An @media prelude, each range in it written in the min-/max- form:
  * litehtml 0.6 takes `(width < 48rem)` for true at any width, so that the
  * rules for narrow windows applied on every page that writes them so. */
-static void put_media_prelude(base_buf *o, const char *p, const char *end)
+static void put_media_prelude(base_buf *o, const char *p, const char *end, int touch)
 {
     while (p < end) {
         const char *q = skip_opaque(p, end);
@@ -1150,7 +1161,7 @@ static void put_media_prelude(base_buf *o, const char *p, const char *end)
             }
             /* A feature litehtml does not know: a test it reads, always met
              * or never (the window is wider than 0). */
-            int answer = !range && close ? media_answer(p + 1, close) : -1;
+            int answer = !range && close ? media_answer(p + 1, close, touch) : -1;
             if (answer >= 0)
                 base_buf_puts(o, answer ? "(min-width: 0px)" : "(max-width: 0px)");
             else if (!range)
@@ -1581,7 +1592,7 @@ static void filter_rules(css_index *ix, const char *p, const char *end, base_buf
                 depth < 16) {
                 size_t mark = o->len;
                 if (at_is(name, nl, "media"))
-                    put_media_prelude(o, p, pe);
+                    put_media_prelude(o, p, pe, ix->touch);
                 else
                     base_buf_add(o, p, (size_t)(pe - p));
                 base_buf_add(o, "{", 1);

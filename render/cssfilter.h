@@ -75,6 +75,10 @@ void css_index_limit(css_index *ix, int depth, size_t elements, size_t max_style
  * rules that add to it are dropped and css_index_generated says so.
  * Honest pages' generated content is an icon or a word on some elements. */
 void css_index_limit_generated(css_index *ix, size_t max_generated);
+/* The screen is a phone's or a tablet's (render_viewport): the media
+ * features hover and any-hover answer none, pointer and any-pointer
+ * coarse; else a desktop's mouse (hover, fine). */
+void css_index_touch(css_index *ix, int on);
 double css_index_generated(const css_index *ix, int *over);
 /* Back to a sum css_index_generated gave, before the same sheets are
  * filtered again (the page laid out a second time, noscript.h). */

@@ -20,8 +20,28 @@ extern "C" {
 typedef struct render_engine render_engine;
 typedef struct render_doc render_doc;
 
+/* render_opts.device: what browser the window stands for. */
+enum {
+    RENDER_DEVICE_AUTO = 0,    /* a phone's or tablet's below RENDER_MOBILE_WIDTH, else a desktop's */
+    RENDER_DEVICE_DESKTOP = 1, /* the window is the layout viewport; no meta viewport */
+    RENDER_DEVICE_MOBILE = 2   /* the page's meta viewport sets the layout viewport */
+};
+/* Windows narrower than this are a phone's or a tablet's held upright
+ * (360, 390, 768, 820 px wide) under RENDER_DEVICE_AUTO; 1024 and wider a
+ * desktop's (or a tablet's on its side, which browsers lay out as one). */
+#define RENDER_MOBILE_WIDTH 1000
+/* The layout viewport of a mobile browser on a page without a meta
+ * viewport width (Safari's and Chrome's for Android). */
+#define RENDER_MOBILE_DEFAULT_WIDTH 980
+
 typedef struct render_opts {
-    int window_w, window_h; /* the viewport; layout width is window_w */
+    int window_w, window_h; /* the window (the screen, in CSS px); the layout
+                               viewport is render_viewport_of's */
+    int device;             /* RENDER_DEVICE_* */
+    /* Set by render_load for the container, not by callers: the screen
+     * (media device-width/-height) when the layout viewport differs from
+     * the window; 0: the window itself. */
+    int screen_w, screen_h;
     /* Directory that relative URLs of linked stylesheets resolve against
      * (the page file's folder); NULL: linked stylesheets are not loaded. */
     const char *base_dir;
@@ -103,7 +123,26 @@ typedef enum render_status {
 
 #define RENDER_MISSING_SCRIPTS 16
 
+/* The layout viewport: the width pages are laid out at and their media
+ * queries' width and height. A desktop browser's is the window. A mobile
+ * browser's (RENDER_DEVICE_MOBILE, or AUTO below RENDER_MOBILE_WIDTH)
+ * comes from the page's last <meta name=viewport>: width=device-width is
+ * the window's width, width=N is N CSS px (clamped to 1..10000), an
+ * initial-scale alone the window's width over it, and a page without one
+ * of those is laid out 980 px wide (RENDER_MOBILE_DEFAULT_WIDTH); its
+ * height is the window's at the scale that shows that width across the
+ * screen. Media queries then see the layout viewport as width and height,
+ * the window as device-width and device-height, and a touch screen (hover:
+ * none, pointer: coarse). */
+typedef struct render_viewport {
+    int w, h;
+    int mobile;    /* laid out as a phone's or tablet's browser */
+    int from_meta; /* a meta viewport's width or scale set it */
+} render_viewport;
+void render_viewport_of(const char *html, size_t len, const render_opts *o, render_viewport *v);
+
 typedef struct render_stats {
+    render_viewport viewport; /* what the page was laid out in */
     double parse_ms;   /* HTML parse, CSS parse and style resolution */
     double layout_ms;  /* litehtml layout at the window width */
     double dom_ms;     /* building the dom tree from the layout */

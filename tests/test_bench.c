@@ -671,53 +671,149 @@ static void bench_bad_usage(void **state)
     run_free(&r);
 }
 
-static void sweep_writes_csv_chart_and_best(void **state)
+/* The F1 of bench's summary line ("  shingles (benchmark)"), and of a row
+ * of its table per kind ("  article"). */
+static double bench_f1(const char *out, const char *line)
+{
+    const char *l = strstr(out, line);
+    assert_non_null(l);
+    double f1;
+    if (strncmp(line, "  shingles", 10) == 0) {
+        assert_int_equal(sscanf(l + 22, "%lf", &f1), 1);
+    } else {
+        size_t pages;
+        assert_int_equal(sscanf(l + strlen(line), "%zu %lf", &pages, &f1), 2);
+    }
+    return f1;
+}
+
+/* The f1 column of the CSV row that starts with `prefix`. */
+static double csv_f1(const char *csv, const char *prefix, int f1_column)
+{
+    const char *row = strstr(csv, prefix);
+    if (!row)
+        fail_msg("no row %s in:\n%s", prefix, csv);
+    for (int c = 0; c < f1_column; c++)
+        row = strchr(row, ',') + 1;
+    return atof(row);
+}
+
+static void sweep_auto_by_window_and_kind(void **state)
 {
     (void)state;
     char args[4096], csv[700], png[700];
     snprintf(csv, sizeof csv, "%s/s.csv", dir);
     snprintf(png, sizeof png, "%s/s.png", dir);
     snprintf(args, sizeof args,
-             "sweep --pages %s --truth %s --windows 1280x1024,1920x1080 --grids 3x3..3x4,7x8 "
-             "--alpha 2 --beta 0.25,0.5 --dw 1.7 --jobs 2 --csv %s --png %s",
+             "sweep --pages %s --truth %s --windows 360x740,1920x1080 --score.threshold 0.3,0.5 "
+             "--jobs 2 --csv %s --png %s",
+             pages, truth_kinds, csv, png);
+    run_out r = run_in(dir, args);
+    if (r.code != 0)
+        fail_msg("exit %d: %s", r.code, r.err);
+    /* auto by default; 2 windows x 2 thresholds; the table per window and
+     * kind. */
+    assert_non_null(strstr(r.err, "3 pages x 4 combinations (2 per window, 2 layouts per page)"));
+    assert_non_null(strstr(r.out, "by window and kind, method=auto score.threshold="));
+    assert_non_null(strstr(r.out, "all (3)"));
+    assert_non_null(strstr(r.out, "article (1)"));
+    assert_non_null(strstr(r.out, "group CJK (1)"));
+    char *text = slurp(csv);
+    /* A row per combination and per row of the tables: all, the three
+     * kinds, the two groups (Latin 2, CJK 1). */
+    int lines = 0;
+    for (char *c = text; *c; c++)
+        lines += *c == '\n';
+    assert_int_equal(lines, 1 + 4 * 6);
+    const char *head = "window,method,score.threshold,by,kind,pages,answered,f1,precision,recall,";
+    if (strncmp(text, head, strlen(head)) != 0)
+        fail_msg("header: %.200s", text);
+    assert_non_null(strstr(text, "\n1920x1080,auto,0.5,all,all,3,3,"));
+    assert_non_null(strstr(text, "\n1920x1080,auto,0.5,type,forum,1,1,"));
+    assert_non_null(strstr(text, "\n360x740,auto,0.3,group,Latin,2,2,"));
+    assert_non_null(strstr(text, "\n360x740,auto,0.3,group,CJK,1,1,"));
+    char *img = slurp(png);
+    assert_true(memcmp(img, "\x89PNG", 4) == 0);
+    free(img);
+    /* Each window at the default threshold scores as glance bench scores
+     * auto at that window: over all pages and per kind. The threshold's
+     * other value ran on the same layout first (glance_result_rerun), so
+     * the rerun gives what a fresh extraction gives. */
+    static const char *const windows[] = {"360x740", "1920x1080"};
+    for (int w = 0; w < 2; w++) {
+        snprintf(args, sizeof args, "bench --pages %s --truth %s --window %s", pages, truth_kinds,
+                 windows[w]);
+        run_out b = run_in(dir, args);
+        assert_int_equal(b.code, 0);
+        static const struct {
+            const char *csv, *bench;
+        } rows[] = {{"all,all,", "  shingles (benchmark)"},
+                    {"type,article,", "  article"},
+                    {"type,blog,", "  blog"},
+                    {"type,forum,", "  forum"}};
+        for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+            char prefix[128];
+            snprintf(prefix, sizeof prefix, "\n%s,auto,0.5,%s", windows[w], rows[k].csv);
+            double a = csv_f1(text, prefix, 7), b2 = bench_f1(b.out, rows[k].bench);
+            if (fabs(a - b2) > 1e-3)
+                fail_msg("%s: sweep %.4f, bench %.4f", prefix + 1, a, b2);
+        }
+        run_free(&b);
+    }
+    free(text);
+    run_free(&r);
+}
+
+static void sweep_gce_grid_and_errors(void **state)
+{
+    (void)state;
+    char args[4096], csv[700], png[700];
+    snprintf(csv, sizeof csv, "%s/g.csv", dir);
+    snprintf(png, sizeof png, "%s/g.png", dir);
+    /* GCE's own options, the old flags among them; a truth without kinds
+     * has the "all" row alone. */
+    snprintf(args, sizeof args,
+             "sweep --method gce --pages %s --truth %s --windows 1920x1080 --grids 3x3..3x4,7x8 "
+             "--beta 0.25,0.5 --csv %s --png %s",
              pages, truth, csv, png);
     run_out r = run_in(dir, args);
     if (r.code != 0)
         fail_msg("exit %d: %s", r.code, r.err);
-    /* 2 windows x 3 grids (3x3, 3x4, 7x8) x 2 betas = 12 combinations. */
-    assert_non_null(strstr(r.out, "best 10 of 12 combinations"));
+    assert_non_null(strstr(r.out, "best 6 of 6 settings"));
     char *text = slurp(csv);
     int lines = 0;
     for (char *c = text; *c; c++)
         lines += *c == '\n';
-    assert_int_equal(lines, 13);
-    assert_true(strncmp(text, "window,grid,alpha,beta,dw,pages,answered,f1", 43) == 0);
-    assert_non_null(strstr(text, "1920x1080,7x8,2,0.5,1.7,3,2,"));
-    assert_non_null(strstr(text, "1280x1024,3x4,2,0.25,1.7,3,"));
-    free(text);
-    char *img = slurp(png);
-    assert_true(memcmp(img, "\x89PNG", 4) == 0);
-    free(img);
-    /* The default combination scores as glance bench scores GCE. */
+    assert_int_equal(lines, 1 + 6);
+    assert_true(strncmp(text, "window,method,gce.grid,gce.beta,by,kind,pages,answered,f1,", 58) == 0);
+    assert_non_null(strstr(text, "\n1920x1080,gce,3x4,0.25,all,all,3,"));
+    /* The default combination answers as glance bench --method gce. */
     snprintf(args, sizeof args, "bench --method gce --pages %s --truth %s", pages, truth);
     run_out b = run_in(dir, args);
-    char *line = strstr(b.out, "  token LCS (GCE paper)");
-    assert_non_null(line);
-    double f1, f05;
-    assert_int_equal(sscanf(line + 23, "%lf %lf", &f1, &f05), 2);
-    text = slurp(csv);
-    char *row = strstr(text, "1920x1080,7x8,2,0.5,1.7,");
-    assert_non_null(row);
-    double v[12];
-    int got = sscanf(row + strlen("1920x1080,7x8,2,0.5,1.7,"),
-                     "%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5],
-                     &v[6], &v[7]);
-    assert_int_equal(got, 8);
-    assert_true(fabs(v[6] - f1) < 1e-3);  /* lcs_f1 */
-    assert_true(fabs(v[7] - f05) < 1e-3); /* lcs_f05 */
+    double f1 = bench_f1(b.out, "  shingles (benchmark)");
+    assert_true(fabs(csv_f1(text, "\n1920x1080,gce,7x8,0.5,all,all,", 8) - f1) < 1e-3);
+    assert_non_null(strstr(text, "\n1920x1080,gce,7x8,0.5,all,all,3,2,")); /* gce-fails: none */
     free(text);
     run_free(&b);
     run_free(&r);
+    /* Bad lists and flags: a clear line and the usage status, before any
+     * page is laid out. */
+    static const struct {
+        const char *args, *says;
+    } bad[] = {{"--windows 1920", "window: '1920' must be WxH"},
+               {"--score.threshold 0.3,2", "score.threshold"},
+               {"--gce.alpha 2 --alpha 3", "gce.alpha given twice"},
+               {"--no-such-option 1", "unknown option"},
+               {"--method gce,nothing", "method"}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(args, sizeof args, "sweep --pages %s --truth %s %s --csv %s --png %s", pages,
+                 truth, bad[i].args, csv, png);
+        run_out e = run_in(dir, args);
+        assert_int_equal(e.code, 2);
+        if (!strstr(e.err, bad[i].says))
+            fail_msg("%s: %s", bad[i].args, e.err);
+        run_free(&e);
+    }
 }
 
 int main(void)
@@ -731,7 +827,8 @@ int main(void)
         cmocka_unit_test(bench_jobs_give_the_same_scores),
         cmocka_unit_test(bench_costly_page_is_an_error),
         cmocka_unit_test(bench_bad_usage),
-        cmocka_unit_test(sweep_writes_csv_chart_and_best),
+        cmocka_unit_test(sweep_auto_by_window_and_kind),
+        cmocka_unit_test(sweep_gce_grid_and_errors),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

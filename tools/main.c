@@ -16,7 +16,7 @@ static void usage(FILE *f)
           "  batch            records (JSON lines, WARC) in, a JSON line per record out (glance batch --help)\n"
           "  shot FILE|URL|- -o OUT.png  the page painted, GCE's reasoning on it (glance shot --help)\n"
           "  bench            accuracy and speed over a corpus (glance bench --help)\n"
-          "  sweep            window sizes and GCE parameters over a corpus (glance sweep --help)\n"
+          "  sweep            a method over window sizes and options, per page kind (glance sweep --help)\n"
           "  serve            the reader-mode backend over HTTP (glance serve --help)\n"
           "  options          every option of the library, as a Markdown table\n"
           "  dump             every page of a folder as its JSON, a line each\n"

@@ -5,8 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The row of option `name` (a key or an alias, '-' and '_' alike); -1. */
-static int find(const char *name, size_t n, glance_option_info *info)
+int cli_option_find(const char *name, size_t n, glance_option_info *info)
 {
     for (int i = 0; i < glance_option_count(); i++) {
         info->size = sizeof *info;
@@ -60,10 +59,10 @@ int cli_option(const char *cmd, glance_options *o, int argc, char **argv, int *i
     const char *eq = strchr(a, '=');
     size_t n = eq ? (size_t)(eq - a) : strlen(a);
     glance_option_info info;
-    int row = find(a, n, &info);
+    int row = cli_option_find(a, n, &info);
     int negated = 0;
     if (row < 0 && n > 3 && strncmp(a, "no-", 3) == 0 && !eq) {
-        row = find(a + 3, n - 3, &info);
+        row = cli_option_find(a + 3, n - 3, &info);
         negated = row >= 0 && strcmp(info.type, "on|off") == 0;
         if (!negated)
             row = -1;

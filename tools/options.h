@@ -16,6 +16,10 @@
  * naming `cmd`). */
 int cli_option(const char *cmd, glance_options *o, int argc, char **argv, int *i);
 
+/* The row of option `name` (its first n bytes: a key or an alias, '-' and
+ * '_' alike), described into *info; -1 when there is none. */
+int cli_option_find(const char *name, size_t n, glance_option_info *info);
+
 /* The options of the groups named (a space-separated list of "page",
  * "auto", "methods", "network", "limits"), one or two lines each, with
  * their defaults. */
