@@ -635,11 +635,50 @@ static void test_shot(void **state)
     assert_non_null(strstr(a.ctype, "image/png"));
     assert_true(a.len > 1000);
     assert_memory_equal(a.body, "\x89PNG\r\n\x1a\n", 8);
-    /* The PNG is as wide as the window (IHDR). */
+    /* The PNG is as wide as the window and the default method's legend
+     * beside it, 380 px (IHDR). */
     unsigned w = ((unsigned char)a.body[16] << 24) | ((unsigned char)a.body[17] << 16) |
                  ((unsigned char)a.body[18] << 8) | (unsigned char)a.body[19];
-    assert_int_equal(w, 1024);
+    assert_int_equal(w, 1024 + 380);
     free(a.body);
+}
+
+/* GET and POST /debug: one page for a person, with the shot inline, the
+ * blocks, every method and the metadata; refused as /read is. */
+static void test_debug(void **state)
+{
+    char *u = up_url("/article.html");
+    answer a = get("/debug?url=%s&window=1280x1024", u);
+    assert_int_equal(a.code, 200);
+    assert_non_null(strstr(a.ctype, "text/html"));
+    assert_non_null(strstr(a.body, "<img alt=\"the page with the blocks glance saw\" width=\"1660\""));
+    assert_non_null(strstr(a.body, "src=\"data:image/png;base64,iVBORw0KGgo"));
+    assert_non_null(strstr(a.body, "<section id=\"blocks\">"));
+    assert_non_null(strstr(a.body, "Most bread recipes ask for more yeast"));
+    assert_non_null(strstr(a.body, "<td>bte</td><td>ok</td>")); /* every method ran */
+    assert_non_null(strstr(a.body, "<section id=\"metadata\">"));
+    assert_null(strstr(a.body, "<script"));
+    free(a.body);
+    /* One method asked for: its answer alone, GCE's reasoning on the shot. */
+    a = get("/debug?url=%s&method=gce", u);
+    assert_int_equal(a.code, 200);
+    assert_non_null(strstr(a.body, "Only one method ran"));
+    free(a.body);
+    /* The page in the body. */
+    a = call("/debug", article, strlen(article), "text/html; charset=utf-8");
+    assert_int_equal(a.code, 200);
+    assert_non_null(strstr(a.body, "a page sent in the request"));
+    assert_non_null(strstr(a.body, ARTICLE_PHRASE));
+    free(a.body);
+    /* Refused as /read is: pages that say why. */
+    assert_reader_error(get("/debug"), 400, "badurl", "the url parameter is missing", NULL);
+    assert_reader_error(get("/debug?url=ftp%%3A%%2F%%2Fexample.org%%2F"), 400, "badurl",
+                        "not an http or https URL", NULL);
+    assert_reader_error(get("/debug?url=%s&window=10x10", u), 400, "badoption", "window", NULL);
+    assert_reader_error(get("/debug?url=http%%3A%%2F%%2F127.0.0.1%%3A1%%2F"), 403, "addressrefused",
+                        NULL, NULL);
+    assert_reader_error(call("/debug", "", 0, "text/html"), 400, "badinput", "POST /debug", NULL);
+    free(u);
 }
 
 static void test_errors(void **state)
@@ -1165,6 +1204,108 @@ static void test_browser(void **state)
     free(j);
 }
 
+/* The debug page as a person sees it in Chromium, scripts off: the shot
+ * loaded, the blocks' table with three features each, every method's
+ * status, the metadata and the timings; choosing the most probable block
+ * marks it on the shot, and only it. The screenshot stays in the build
+ * folder (debug-1280.png). */
+static void test_debug_browser(void **state)
+{
+    struct stat st;
+    if (stat("/usr/bin/chromium", &st) != 0 ||
+        stat(TOOLS_DIR "/node_modules/playwright-core/package.json", &st) != 0 ||
+        system("node --version >/dev/null 2>&1") != 0) {
+        print_message("SKIPPED: the browser test needs /usr/bin/chromium, node and "
+                      "tools/node_modules/playwright-core (sh tools/install-browser.sh)\n");
+        skip();
+    }
+    char *u = up_url("/article.html"), cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "cd %s && node debug-check.mjs 'http://127.0.0.1:%d/debug?url=%s&window=1280x1024' "
+             "%s/debug-1280.png 1280 >%s/debug-1280.json",
+             TOOLS_DIR, server_port, u, BUILD_DIR, BUILD_DIR);
+    free(u);
+    assert_int_equal(system(cmd), 0);
+    char *j = slurp(BUILD_DIR "/debug-1280.json");
+    json_object *o = json_tokener_parse(j), *v, *img, *rows, *chosen;
+    assert_non_null(o);
+    assert_true(json_object_object_get_ex(o, "status", &v));
+    assert_int_equal(json_object_get_int(v), 200);
+    assert_string_equal(jstr(o, "title"), "glance debug: Slow bread: less yeast, more time");
+    assert_true(json_object_object_get_ex(o, "headings", &v));
+    const char *want[] = {"The page as glance saw it", "Blocks", "Every method's answer",
+                          "Metadata", "Timings"};
+    assert_int_equal(json_object_array_length(v), 5);
+    for (int i = 0; i < 5; i++)
+        assert_string_equal(json_object_get_string(json_object_array_get_idx(v, i)), want[i]);
+    /* The shot, loaded: the page and the legend's margin. */
+    assert_true(json_object_object_get_ex(o, "image", &img) && img);
+    assert_true(json_object_object_get_ex(img, "naturalWidth", &v));
+    assert_int_equal(json_object_get_int(v), 1280 + 380);
+    /* The blocks: ranks 1..n once each, three features each, signed. */
+    assert_true(json_object_object_get_ex(o, "rows", &rows));
+    size_t n = json_object_array_length(rows), taken = 0;
+    assert_true(n >= 5);
+    char *seen_rank = calloc(n + 1, 1);
+    for (size_t i = 0; i < n; i++) {
+        json_object *r = json_object_array_get_idx(rows, i), *f;
+        assert_true(json_object_object_get_ex(r, "rank", &v));
+        int rank = json_object_get_int(v);
+        assert_true(rank >= 1 && rank <= (int)n && !seen_rank[rank]);
+        seen_rank[rank] = 1;
+        assert_true(json_object_object_get_ex(r, "features", &f));
+        assert_int_equal(json_object_array_length(f), 3);
+        for (int k = 0; k < 3; k++) {
+            const char *t = json_object_get_string(json_object_array_get_idx(f, k));
+            assert_true((t[0] == '+' || t[0] == '-') && strlen(t) > 7);
+        }
+        taken += strcmp(jstr(r, "fate"), "taken") == 0;
+        if (strstr(jstr(r, "text"), "Most bread recipes"))
+            assert_string_equal(jstr(r, "fate"), "taken");
+    }
+    free(seen_rank);
+    assert_true(taken >= 1);
+    /* Every method's status. */
+    assert_true(json_object_object_get_ex(o, "methods", &v));
+    int methods_ok = 0;
+    for (size_t i = 0; i < json_object_array_length(v); i++) {
+        json_object *m = json_object_array_get_idx(v, i);
+        const char *name = json_object_get_string(json_object_array_get_idx(m, 0));
+        const char *status = json_object_get_string(json_object_array_get_idx(m, 1));
+        methods_ok += !strcmp(status, "ok") && (!strcmp(name, "auto") || !strcmp(name, "gce") ||
+                                                !strcmp(name, "bte"));
+    }
+    assert_int_equal(methods_ok, 3);
+    assert_true(json_object_object_get_ex(o, "metadata", &v) && json_object_array_length(v) > 3);
+    assert_true(json_object_object_get_ex(o, "timings", &v) && json_object_array_length(v) > 3);
+    /* No mark before a choice; the chosen block's mark alone after, on the shot. */
+    assert_true(json_object_object_get_ex(o, "marksShownBefore", &v));
+    assert_int_equal(json_object_get_int(v), 0);
+    assert_true(json_object_object_get_ex(o, "chosen", &chosen) && chosen);
+    assert_true(json_object_object_get_ex(chosen, "marksShown", &v));
+    assert_int_equal(json_object_get_int(v), 1);
+    assert_true(json_object_object_get_ex(chosen, "rank", &v));
+    assert_int_equal(json_object_get_int(v), 1);
+    assert_true(strncmp(jstr(chosen, "hash"), "#b", 2) == 0);
+    json_object *mark, *x;
+    assert_true(json_object_object_get_ex(chosen, "mark", &mark) && mark);
+    double il, it, iw, ih, ml, mt, mw, mh;
+    json_object_object_get_ex(img, "left", &x), il = json_object_get_double(x);
+    json_object_object_get_ex(img, "top", &x), it = json_object_get_double(x);
+    json_object_object_get_ex(img, "width", &x), iw = json_object_get_double(x);
+    json_object_object_get_ex(img, "height", &x), ih = json_object_get_double(x);
+    json_object_object_get_ex(mark, "left", &x), ml = json_object_get_double(x);
+    json_object_object_get_ex(mark, "top", &x), mt = json_object_get_double(x);
+    json_object_object_get_ex(mark, "width", &x), mw = json_object_get_double(x);
+    json_object_object_get_ex(mark, "height", &x), mh = json_object_get_double(x);
+    assert_true(mw > 20 && mh > 5);
+    assert_true(ml >= il && mt >= it && ml + mw <= il + iw * 1280 / 1660 + 1 && mt + mh <= it + ih + 1);
+    print_message("debug page at 1280 px: %zu blocks, %zu taken; screenshot %s/debug-1280.png\n", n,
+                  taken, BUILD_DIR);
+    json_object_put(o);
+    free(j);
+}
+
 /* SIGTERM with a slow request in flight: it is answered, then the server
  * exits 0. Runs last. */
 static void test_sigterm(void **state)
@@ -1573,6 +1714,7 @@ int main(void)
         cmocka_unit_test(test_extract_get),
         cmocka_unit_test(test_extract_post),
         cmocka_unit_test(test_shot),
+        cmocka_unit_test(test_debug),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_query_options),
         cmocka_unit_test(test_wrong_method),
@@ -1581,6 +1723,7 @@ int main(void)
         cmocka_unit_test(test_second_client),
         cmocka_unit_test(test_estimate_follows_running),
         cmocka_unit_test(test_browser),
+        cmocka_unit_test(test_debug_browser),
         cmocka_unit_test(test_sigterm),
         cmocka_unit_test(test_hostile_isolated),
         cmocka_unit_test(test_engine_without_browser),
