@@ -53,7 +53,7 @@ static httpd *up;         /* the upstream */
 static char upbase[64];   /* http://127.0.0.1:PORT */
 static pid_t server_pid;
 static int server_port;
-static char *article, *links, *tides;
+static char *article, *links, *tides, *byline_en, *byline_el;
 static char *big;
 #define BIG_LEN 300000
 #define ARTICLE_PHRASE "Most bread recipes ask for more yeast"
@@ -106,6 +106,18 @@ static const char turbine_svg[] =
     "<rect width=\"760\" height=\"380\" fill=\"#2a6f97\"/><circle cx=\"380\" cy=\"190\" r=\"120\" "
     "fill=\"#a9d6e5\"/><rect x=\"370\" y=\"60\" width=\"20\" height=\"260\" fill=\"#013a63\"/></svg>";
 
+/* An article whose first paragraph names its author, JSON-LD's, in a
+ * sentence of the text: no byline line, kept. */
+static const char byline_not_page[] =
+    "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>A winter on the point"
+    "</title><script type=\"application/ld+json\">{\"@type\": \"NewsArticle\", \"author\": "
+    "{\"@type\": \"Person\", \"name\": \"Siobhan Keane\"}}</script></head><body><article>"
+    "<h1>A winter on the point</h1><p>Siobhan Keane spent the winter on the island.</p>"
+    "<p>She lived with the last two keepers in the cottage at the foot of the tower, climbed the "
+    "steps with them at dusk and read the old log books by the stove while the storms went by.</p>"
+    "<p>Their light is run from the mainland now, by a cable and a camera on the gallery rail, and "
+    "the cottage is to become a small museum of the keepers' work.</p></article></body></html>";
+
 static httpd_route routes[] = {
     {.path = "/article.html"},
     {.path = "/tides.html"},                            /* fixtures/meta-tides.html */
@@ -121,6 +133,9 @@ static httpd_route routes[] = {
     {.path = "/busy.html", .delay_ms = 200},            /* the body: article */
     {.path = "/hang.html", .delay_ms = 20000},          /* past the budget: 504 */
     {.path = "/big.html"},                              /* over --max-page-bytes: 413 */
+    {.path = "/byline.html"},                           /* fixtures/byline-body.html */
+    {.path = "/byline-el.html", .headers = "Content-Type: text/html; charset=utf-8\r\n"},
+    {.path = "/byline-not.html", .body = byline_not_page},
 };
 #define N_ROUTES (int)(sizeof routes / sizeof routes[0])
 
@@ -387,6 +402,8 @@ static int setup(void **state)
     article = slurp(FIXTURES_DIR "/article-tag.html");
     links = slurp(FIXTURES_DIR "/links-only.html");
     tides = slurp(FIXTURES_DIR "/meta-tides.html");
+    byline_en = slurp(FIXTURES_DIR "/byline-body.html");
+    byline_el = slurp(FIXTURES_DIR "/byline-body-el.html");
     big = malloc(BIG_LEN + 1);
     memset(big, ' ', BIG_LEN);
     memcpy(big, "<html><body><p>", 15);
@@ -402,6 +419,10 @@ static int setup(void **state)
             routes[i].body = tides;
         else if (!strcmp(p, "/big.html"))
             routes[i].body = big;
+        else if (!strcmp(p, "/byline.html"))
+            routes[i].body = byline_en;
+        else if (!strcmp(p, "/byline-el.html"))
+            routes[i].body = byline_el;
     }
     up = httpd_start(routes, N_ROUTES);
     assert_non_null(up);
@@ -420,6 +441,8 @@ static int teardown(void **state)
     free(article);
     free(links);
     free(tides);
+    free(byline_en);
+    free(byline_el);
     free(big);
     curl_global_cleanup();
     return 0;
@@ -482,6 +505,45 @@ static void test_read_metadata(void **state)
 
 /* One line on stderr per request: time, method, path, status, bytes,
  * milliseconds. */
+/* The reader page's article without the line that opens the body with the
+ * byline the header already shows (as Firefox's reader view drops it):
+ * named by JSON-LD's author in English, by the byline's markup in Greek;
+ * a first paragraph that only names the author stays. */
+static void read_article(const char *page, char **header, char **body)
+{
+    char *u = up_url(page);
+    answer a = get("/read?url=%s", u);
+    free(u);
+    assert_int_equal(a.code, 200);
+    char *art = strstr(a.body, "<article");
+    assert_non_null(art);
+    *body = strdup(art);
+    *art = 0;
+    *header = a.body;
+}
+
+static void test_read_byline(void **state)
+{
+    char *head, *body;
+    read_article("/byline.html", &head, &body);
+    assert_non_null(strstr(head, "<span class=\"byline\">Siobhan Keane</span>"));
+    assert_null(strstr(body, "Siobhan Keane"));
+    assert_non_null(strstr(body, "<p>For ninety years a keeper climbed"));
+    free(head);
+    free(body);
+    read_article("/byline-el.html", &head, &body);
+    assert_non_null(strstr(head, "Του Γιώργου Παπαδόπουλου · 18 Ιανουαρίου 2024"));
+    assert_null(strstr(body, "Παπαδόπουλου"));
+    assert_non_null(strstr(body, "<p>Επί ενενήντα χρόνια"));
+    free(head);
+    free(body);
+    read_article("/byline-not.html", &head, &body);
+    assert_non_null(strstr(head, "Siobhan Keane"));
+    assert_non_null(strstr(body, "<p>Siobhan Keane spent the winter on the island.</p>"));
+    free(head);
+    free(body);
+}
+
 static void test_access_log(void **state)
 {
     answer a = get("/healthz");
@@ -1708,6 +1770,7 @@ int main(void)
         cmocka_unit_test(test_healthz),
         cmocka_unit_test(test_read),
         cmocka_unit_test(test_read_metadata),
+        cmocka_unit_test(test_read_byline),
         cmocka_unit_test(test_access_log),
         cmocka_unit_test(test_read_escapes),
         cmocka_unit_test(test_read_span_answer_escaped),
