@@ -751,7 +751,7 @@ static void draw_score_legend(cairo_t *cr, const glance_result *res, const metho
             continue;
         y += 18;
         snprintf(text, sizeof text, "#%zu %.2f  %s%s", k->rank, k->p, method_score_fate_text(k->fate),
-                 k->box.y >= h ? " (below the image)" : "");
+                 k->box.y >= h ? " (below)" : "");
         cairo_move_to(cr, x + 8, y);
         cairo_show_text(cr, text);
         shown++;
