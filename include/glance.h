@@ -431,7 +431,13 @@ const char *glance_result_json(glance_result *res);
 typedef struct glance_shot_options {
     int full;       /* 1: the whole document; 0: the first impression area
                        (GCE's FIA; the window when GCE did not run). Default 0 */
-    int overlay;    /* 1: the grid with its excluded cells (edge and dense-link
+    int overlay;    /* 1: with the default method (the scorer), every block
+                       it saw, outlined in its probability's colour, those
+                       taken filled, the headline marked, those a rule
+                       dropped hatched and named, ranks and probabilities,
+                       and a legend in a margin of 380 px right of the page
+                       (the PNG is that much wider); with another method,
+                       the grid with its excluded cells (edge and dense-link
                        shaded apart), the window and document centres, C1-C3
                        and their leaves E1-E3, every candidate labelled with its
                        walk, rule and text-area density, the answer outlined

@@ -1,4 +1,7 @@
-/* lib/: shots. The page painted by render/ with cairo, and on it what GCE
+/* lib/: shots. The page painted by render/ with cairo (or the browser's
+ * screenshot), and on it, for the default method, every block the scorer
+ * saw (methods/score.c: its probability, whether it was taken, the rule
+ * that dropped it), the legend beside the page; for the others, what GCE
  * saw and chose (paper 002; DESIGN.md "GCE"): the FIA grid with its excluded
  * cells, the window and document centres C_w and C_d, the centroids C1-C3
  * and the leaves E1-E3 nearest them, every candidate M_n of the three walks
@@ -35,6 +38,24 @@ static const rgb WHITE = {1, 1, 1};
 #define ANSWER_WIDTH 6
 #define LABEL_SIZE 13.0
 #define LABEL_H 18.0
+
+/* The scorer's overlay (the default method's shot): each block's outline
+ * coloured by its probability on SCORE_SCALE, the blocks taken filled, the
+ * headline marked by a bar at its left, the blocks a rule dropped hatched
+ * and named; the legend in a margin of LEGEND_W px right of the page.
+ * tests/test_shot.c reads these colours back. */
+static const rgb SCORE_SCALE[3] = {{0.25, 0.45, 0.85},  /* p 0: blue */
+                                   {0.95, 0.60, 0.05},  /* p 0.5: amber */
+                                   {0.80, 0.05, 0.15}}; /* p 1: crimson */
+static const rgb TAKEN = {0.10, 0.70, 0.30};           /* fill of the blocks taken */
+static const rgb HATCH = {0.478, 0.122, 0.635};        /* #7a1fa2, dropped by a rule */
+static const rgb HEADLINE = {0.0, 0.0, 0.0};           /* the bar left of the headline */
+static const rgb MARGIN = {0.96, 0.96, 0.96};
+#define TAKEN_ALPHA 0.20
+#define BLOCK_LINE 3     /* px, inside the block's box */
+#define HATCH_STEP 10    /* px between the hatch's lines */
+#define HEADLINE_BAR 6   /* px, left of the headline's box */
+#define LEGEND_W 380
 
 /* The image may hold this many bytes at most (4 per pixel). */
 #define SHOT_MAX_BYTES ((size_t)512 << 20)
@@ -465,6 +486,304 @@ static void draw_cut(cairo_t *cr, int w, int h, double page_h)
     cairo_restore(cr);
 }
 
+
+/* The scorer's overlay ----------------------------------------------------- */
+
+/* A probability's colour on the scale the legend shows. */
+static rgb score_colour(double p)
+{
+    p = fmin(fmax(p, 0), 1);
+    int k = p < 0.5 ? 0 : 1;
+    double t = (p - 0.5 * k) / 0.5;
+    rgb a = SCORE_SCALE[k], b = SCORE_SCALE[k + 1];
+    return (rgb){a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t, a.b + (b.b - a.b) * t};
+}
+
+/* A block's box on whole pixels, as it is drawn (the test rounds alike). */
+typedef struct pbox {
+    double x0, y0, x1, y1;
+} pbox;
+
+static pbox snap(dom_box b)
+{
+    return (pbox){round(b.x), round(b.y), round(b.x + b.w), round(b.y + b.h)};
+}
+
+static int hatched(int fate)
+{
+    return fate != METHOD_SCORE_BELOW && fate != METHOD_SCORE_TAKEN;
+}
+
+static void hatch(cairo_t *cr, double x0, double y0, double x1, double y1)
+{
+    cairo_save(cr);
+    cairo_rectangle(cr, x0, y0, x1 - x0, y1 - y0);
+    cairo_clip(cr);
+    color(cr, HATCH, 1);
+    cairo_set_line_width(cr, 2);
+    double hgt = y1 - y0;
+    for (double x = x0 - fmod(x0 + y0, HATCH_STEP); x < x1 + hgt; x += HATCH_STEP) {
+        cairo_move_to(cr, x, y0);
+        cairo_line_to(cr, x - hgt, y1);
+    }
+    cairo_stroke(cr);
+    cairo_restore(cr);
+}
+
+/* A small label inside the box's top right corner, when it fits there and
+ * covers no earlier label; 1 when drawn. */
+static int inner_label(cairo_t *cr, labels *ls, pbox b, const char *text, rgb bg)
+{
+    cairo_text_extents_t ext;
+    cairo_set_font_size(cr, 11);
+    cairo_text_extents(cr, text, &ext);
+    double w = ceil(ext.x_advance) + 6, h = 15;
+    double x = b.x1 - BLOCK_LINE - w, y = b.y0 + BLOCK_LINE;
+    if (x < b.x0 + BLOCK_LINE || y + h > b.y1 - BLOCK_LINE || y + h > ls->h ||
+        overlaps(ls, x, y, w, h))
+        return 0;
+    if (ls->n == ls->cap) {
+        size_t cap = ls->cap ? ls->cap * 2 : 32;
+        void *p = realloc(ls->r, cap * sizeof *ls->r);
+        if (!p)
+            return 0;
+        ls->r = p;
+        ls->cap = cap;
+    }
+    double *r = ls->r[ls->n++];
+    r[0] = x, r[1] = y, r[2] = w, r[3] = h;
+    color(cr, bg, 1);
+    cairo_rectangle(cr, x, y, w, h);
+    cairo_fill(cr);
+    color(cr, WHITE, 1);
+    cairo_move_to(cr, x + 3, y + h - 4);
+    cairo_show_text(cr, text);
+    return 1;
+}
+
+/* Every block the scorer saw, within the image of height h. */
+static void draw_score(cairo_t *cr, const method_score_view *v, labels *ls, int h)
+{
+    cairo_save(cr);
+    cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);
+    for (int pass = 0; pass < 3; pass++)
+        for (size_t i = 0; i < v->n; i++) {
+            const method_score_block *k = &v->v[i];
+            pbox b = snap(k->box);
+            if (b.y0 >= h || b.x1 <= b.x0 || b.y1 <= b.y0)
+                continue;
+            double in = b.x1 - b.x0 > 2 * BLOCK_LINE && b.y1 - b.y0 > 2 * BLOCK_LINE ? BLOCK_LINE : 0;
+            if (pass == 0 && k->fate == METHOD_SCORE_TAKEN) {
+                color(cr, TAKEN, TAKEN_ALPHA);
+                cairo_rectangle(cr, b.x0 + in, b.y0 + in, b.x1 - b.x0 - 2 * in, b.y1 - b.y0 - 2 * in);
+                cairo_fill(cr);
+            } else if (pass == 0 && hatched(k->fate)) {
+                hatch(cr, b.x0 + in, b.y0 + in, b.x1 - in, b.y1 - in);
+            } else if (pass == 1) {
+                color(cr, score_colour(k->p), 1);
+                if (in) {
+                    cairo_set_line_width(cr, BLOCK_LINE);
+                    cairo_rectangle(cr, b.x0 + BLOCK_LINE / 2.0, b.y0 + BLOCK_LINE / 2.0,
+                                    b.x1 - b.x0 - BLOCK_LINE, b.y1 - b.y0 - BLOCK_LINE);
+                    cairo_stroke(cr);
+                } else {
+                    cairo_rectangle(cr, b.x0, b.y0, b.x1 - b.x0, b.y1 - b.y0);
+                    cairo_fill(cr);
+                }
+            } else if (pass == 2 && k->headline) {
+                double x = fmax(0, b.x0 - HEADLINE_BAR - 1);
+                color(cr, HEADLINE, 1);
+                cairo_rectangle(cr, x, b.y0, HEADLINE_BAR, b.y1 - b.y0);
+                cairo_fill(cr);
+            }
+        }
+    cairo_restore(cr);
+    /* Labels: each block's rank and probability where there is room; a
+     * rule's name always, outside the box when it does not fit in it. */
+    char text[160];
+    for (size_t i = 0; i < v->n; i++) {
+        const method_score_block *k = &v->v[i];
+        pbox b = snap(k->box);
+        if (b.y0 >= h || b.x1 <= b.x0 || b.y1 <= b.y0)
+            continue;
+        if (hatched(k->fate)) {
+            snprintf(text, sizeof text, "#%zu %.2f %s", k->rank, k->p, method_score_fate_text(k->fate));
+            if (!inner_label(cr, ls, b, text, HATCH)) {
+                cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
+                                       CAIRO_FONT_WEIGHT_NORMAL);
+                label(cr, ls, b.x0, b.y0 - LABEL_H - 1, text, HATCH, WHITE);
+                cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
+                                       CAIRO_FONT_WEIGHT_BOLD);
+            }
+        } else {
+            snprintf(text, sizeof text, "#%zu %.2f", k->rank, k->p);
+            inner_label(cr, ls, b, text, score_colour(k->p));
+        }
+    }
+}
+
+/* The legend of the scorer's overlay, in the margin right of the page. */
+static void draw_score_legend(cairo_t *cr, const glance_result *res, const method_score_view *v,
+                              int w, int h, const char *below)
+{
+    size_t count[METHOD_SCORE_N_FATES] = {0}, heads = 0;
+    for (size_t i = 0; i < v->n; i++) {
+        count[v->v[i].fate]++;
+        heads += v->v[i].headline;
+    }
+    cairo_save(cr);
+    cairo_rectangle(cr, w, 0, LEGEND_W, h);
+    cairo_clip(cr);
+    color(cr, MARGIN, 1);
+    cairo_paint(cr);
+    color(cr, INK, 1);
+    cairo_set_line_width(cr, 1);
+    cairo_move_to(cr, w + 0.5, 0);
+    cairo_line_to(cr, w + 0.5, h);
+    cairo_stroke(cr);
+    double x = w + 14, y = 24;
+    char text[512];
+    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+    cairo_set_font_size(cr, 15);
+    color(cr, INK, 1);
+    cairo_move_to(cr, x, y);
+    cairo_show_text(cr, "glance's scorer (method auto)");
+    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    cairo_set_font_size(cr, LABEL_SIZE);
+    y += 22;
+    if (res->status != GLANCE_OK)
+        snprintf(text, sizeof text, "no answer: %s",
+                 res->message ? res->message : glance_strerror(res->status));
+    else if (v->fallback)
+        snprintf(text, sizeof text, "answer: the classic policy's (no block stood)");
+    else
+        snprintf(text, sizeof text, "answer: %zu of %zu blocks taken", count[METHOD_SCORE_TAKEN], v->n);
+    cairo_move_to(cr, x, y);
+    cairo_show_text(cr, text);
+    /* The scale: outline colour by probability, threshold and cut marked. */
+    y += 26;
+    cairo_move_to(cr, x, y);
+    cairo_show_text(cr, "outline: the block's probability");
+    y += 8;
+    double sw = LEGEND_W - 40;
+    for (int i = 0; i < (int)sw; i++) {
+        color(cr, score_colour(i / (sw - 1)), 1);
+        cairo_rectangle(cr, x + i, y, 1, 14);
+        cairo_fill(cr);
+    }
+    color(cr, INK, 1);
+    const double ticks[] = {0, 0.5, 1};
+    for (int t = 0; t < 3; t++) {
+        snprintf(text, sizeof text, "%g", ticks[t]);
+        cairo_move_to(cr, x + ticks[t] * (sw - 1) - (t == 2 ? 8 : t == 1 ? 8 : 0), y + 30);
+        cairo_show_text(cr, text);
+    }
+    const double marks[] = {v->threshold, v->cut};
+    const char *mark_names[] = {"threshold", "cut"};
+    for (int t = 0; t < 2; t++) {
+        double mx = x + fmin(fmax(marks[t], 0), 1) * (sw - 1);
+        cairo_set_line_width(cr, 2);
+        cairo_move_to(cr, mx, y - 3);
+        cairo_line_to(cr, mx, y + 17);
+        cairo_stroke(cr);
+        (void)mark_names;
+    }
+    y += 48;
+    snprintf(text, sizeof text, "threshold %.2f, this page's cut %.2f", v->threshold, v->cut);
+    cairo_move_to(cr, x, y);
+    cairo_show_text(cr, text);
+    /* Swatches. */
+    y += 14;
+    cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);
+    color(cr, WHITE, 1);
+    cairo_rectangle(cr, x, y, 36, 18);
+    cairo_fill(cr);
+    color(cr, TAKEN, TAKEN_ALPHA);
+    cairo_rectangle(cr, x, y, 36, 18);
+    cairo_fill(cr);
+    color(cr, score_colour(0.9), 1);
+    cairo_set_line_width(cr, BLOCK_LINE);
+    cairo_rectangle(cr, x + 1.5, y + 1.5, 33, 15);
+    cairo_stroke(cr);
+    color(cr, INK, 1);
+    snprintf(text, sizeof text, "filled: taken (%zu)", count[METHOD_SCORE_TAKEN]);
+    cairo_move_to(cr, x + 46, y + 14);
+    cairo_show_text(cr, text);
+    y += 26;
+    color(cr, HEADLINE, 1);
+    cairo_rectangle(cr, x, y, HEADLINE_BAR, 18);
+    cairo_fill(cr);
+    color(cr, INK, 1);
+    snprintf(text, sizeof text, "bar: the headline%s", heads ? "" : " (none on this page)");
+    cairo_move_to(cr, x + 46, y + 14);
+    cairo_show_text(cr, text);
+    y += 26;
+    color(cr, WHITE, 1);
+    cairo_rectangle(cr, x, y, 36, 18);
+    cairo_fill(cr);
+    hatch(cr, x, y, x + 36, y + 18);
+    color(cr, INK, 1);
+    cairo_move_to(cr, x + 46, y + 14);
+    cairo_show_text(cr, "hatched: likely, dropped by a rule:");
+    cairo_set_antialias(cr, CAIRO_ANTIALIAS_DEFAULT);
+    for (int f = METHOD_SCORE_CUT; f < METHOD_SCORE_N_FATES; f++) {
+        y += 18;
+        snprintf(text, sizeof text, "%s (%zu)", method_score_fate_text(f), count[f]);
+        cairo_move_to(cr, x + 56, y + 14);
+        cairo_show_text(cr, text);
+    }
+    y += 30;
+    cairo_move_to(cr, x, y);
+    cairo_show_text(cr, "#rank probability on each block, where there is room");
+    /* The blocks dropped by a rule, by rank. */
+    y += 26;
+    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+    cairo_move_to(cr, x, y);
+    cairo_show_text(cr, "dropped by a rule");
+    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    size_t shown = 0, dropped = 0;
+    for (size_t i = 0; i < v->n; i++) {
+        const method_score_block *k = &v->v[i];
+        if (!hatched(k->fate))
+            continue;
+        dropped++;
+        if (shown >= 16)
+            continue;
+        y += 18;
+        snprintf(text, sizeof text, "#%zu %.2f  %s%s", k->rank, k->p, method_score_fate_text(k->fate),
+                 k->box.y >= h ? " (below)" : "");
+        cairo_move_to(cr, x + 8, y);
+        cairo_show_text(cr, text);
+        shown++;
+    }
+    if (dropped > shown) {
+        y += 18;
+        snprintf(text, sizeof text, "and %zu more", dropped - shown);
+        cairo_move_to(cr, x + 8, y);
+        cairo_show_text(cr, text);
+    } else if (!dropped) {
+        y += 18;
+        cairo_move_to(cr, x + 8, y);
+        cairo_show_text(cr, "none");
+    }
+    y += 30;
+    snprintf(text, sizeof text, "window %dx%d   document %.0fx%.0f", res->window_w, res->window_h,
+             dom_doc_width(res->dom), dom_doc_height(res->dom));
+    cairo_move_to(cr, x, y);
+    cairo_show_text(cr, text);
+    y += 18;
+    snprintf(text, sizeof text, "%zu blocks, engine %s", v->n, res->engine ? res->engine : "?");
+    cairo_move_to(cr, x, y);
+    cairo_show_text(cr, text);
+    if (below && below[0]) {
+        y += 18;
+        snprintf(text, sizeof text, "below this image: %.400s", below);
+        cairo_move_to(cr, x, y);
+        cairo_show_text(cr, text);
+    }
+    cairo_restore(cr);
+}
+
 /* cairo's PNG reader from memory. */
 typedef struct png_reader {
     const unsigned char *p;
@@ -517,8 +836,14 @@ static glance_status shot_surface(glance_context *ctx, glance_result *res,
         full_h = 1;
     int h = (int)(full_h > cap ? cap : full_h);
     int cut = full_h > cap;
+    /* The default method's shot: the scorer's blocks, the legend beside
+     * the page. Another method's (gce, classic...): GCE's reasoning. */
+    method_score_view sv;
+    const result_record *sr = result_record_get(res, &method_score);
+    int scorer = opts->overlay && sr && sr->ran && sr->state &&
+                 method_score_view_of(sr->state, &sv) == 0;
 
-    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h);
+    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w + (scorer ? LEGEND_W : 0), h);
     if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
         cairo_surface_destroy(s);
         return GLANCE_ENOMEM;
@@ -542,7 +867,27 @@ static glance_status shot_surface(glance_context *ctx, glance_result *res,
         }
         cairo_surface_destroy(img);
     }
-    if (rs == RENDER_OK && opts->overlay) {
+    if (rs == RENDER_OK && scorer) {
+        labels ls = {.w = w, .h = h};
+        cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+        draw_score(cr, &sv, &ls, h);
+        if (sv.fallback && res->status == GLANCE_OK && res->chosen) {
+            answer_outline(cr, res->chosen->box, &ls);
+            mark_label(cr, &ls, res->chosen->box.y, res->chosen->box.x,
+                       res->chosen->box.y - ANSWER_WIDTH - LABEL_H, "the classic answer stood",
+                       "the answer", ANSWER);
+        }
+        for (size_t i = 0; i < sv.n; i++)
+            if (sv.v[i].fate == METHOD_SCORE_TAKEN && sv.v[i].box.y >= h) {
+                size_t n = strlen(ls.below);
+                snprintf(ls.below + n, sizeof ls.below - n, "%sblocks taken from y %.0f",
+                         n ? ", " : "", sv.v[i].box.y);
+                break;
+            }
+        cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+        draw_score_legend(cr, res, &sv, w, h, ls.below);
+        free(ls.r);
+    } else if (rs == RENDER_OK && opts->overlay) {
         labels ls = {.w = w, .h = h};
         cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
         if (result_gce(res))

@@ -158,6 +158,58 @@ typedef struct method_gce_state {
     gce_result gce;
 } method_gce_state;
 
+/* The scorer's blocks (methods/score.c), as the shot draws them and
+ * --explain lists them: what became of each. */
+typedef enum method_score_fate {
+    METHOD_SCORE_BELOW,           /* under the threshold (and the page's cut) */
+    METHOD_SCORE_TAKEN,           /* in the answer */
+    METHOD_SCORE_CUT,             /* at or over the threshold, under the page's cut */
+    METHOD_SCORE_TITLE,           /* the headline, which glance gives as the title */
+    METHOD_SCORE_BEFORE_HEADLINE, /* before and above a headline in an <h1> */
+    METHOD_SCORE_NAV,             /* under <nav> or <footer> */
+    METHOD_SCORE_SIDE_LABEL,      /* a label at the right edge of a line */
+    METHOD_SCORE_PINNED,          /* in a box pinned to the window, outweighed */
+    METHOD_SCORE_SHORT,           /* taken, but all taken too short or mostly links */
+    METHOD_SCORE_N_FATES
+} method_score_fate;
+
+typedef struct method_score_block {
+    dom_box box;                  /* the union of its lines */
+    const dom_node *container;
+    float p;                      /* stage two's probability */
+    long chars;
+    size_t rank;                  /* 1: the most probable block */
+    unsigned char fate;           /* method_score_fate */
+    unsigned char headline;       /* the page's headline (extract.h) */
+} method_score_block;
+
+typedef struct method_score_view {
+    size_t n;
+    const method_score_block *v;  /* in the page's order */
+    double threshold, cut;        /* score.threshold and the page's own cut */
+    int fallback;                 /* the classic answer stood */
+} method_score_view;
+
+/* The blocks the scorer saw, from its state; 0, or -1 when it scored none
+ * (no text, a model that reads other features). */
+int method_score_view_of(const void *state, method_score_view *out);
+/* What a fate is, in a few words ("before the headline"); the short name
+ * the JSON gives it ("before_headline"). */
+const char *method_score_fate_text(int fate);
+const char *method_score_fate_key(int fate);
+
+/* Why block i has its probability (Saabas' contributions): down each tree
+ * of the stage whose probability decides (stage two), each split's change
+ * of value (the child's less the node's, an inner node's value being the
+ * cover-weighted mean of its children's) goes to the split's feature. The
+ * bias (the model's base and the trees' roots) plus the contributions is
+ * the block's logit (returned). contrib holds method_score_feature_count()
+ * numbers. NAN when the state has no such block. */
+double method_score_explain(const void *state, size_t i, double *bias, double *contrib);
+size_t method_score_feature_count(void);
+const char *method_score_feature_key(size_t i);   /* "head_rel" */
+const char *method_score_feature_label(size_t i); /* "after the headline" */
+
 /* JSON pieces every report uses: a string or null, a box {x, y, w, h}. */
 struct json_object *method_json_str(const char *s);
 struct json_object *method_json_box(dom_box b);

@@ -94,6 +94,7 @@ typedef struct params {
     double cut_power; /* the page's own cut (score_page_cut); 0: the threshold alone */
     int after_h1;     /* nothing before a headline in an <h1> */
     int features;     /* the JSON gives every block's text and features */
+    int explain;      /* the JSON gives every block's contributions */
 } params;
 
 static const base_param table[] = {
@@ -112,6 +113,10 @@ static const base_param table[] = {
     {"score.features", BASE_PARAM_BOOL, offsetof(params, features), 0, 0, "off",
      "the JSON lists every block with its text, probability and features (for fitting the "
      "model: tools/fit/)", NULL, 0, NULL},
+    {"score.explain", BASE_PARAM_BOOL, offsetof(params, explain), 0, 0, "off",
+     "the JSON lists every block with its rank, probability, what became of it and what moved "
+     "its probability: stage two's bias and each feature's contribution to its logit",
+     NULL, 0, "explain"},
 };
 
 typedef struct state {
@@ -124,7 +129,12 @@ typedef struct state {
     size_t side_labels; /* content by the model, left out as side labels */
     size_t before_h1; /* content by the model, left out for coming before the headline */
     int features;
+    int explain;
     int fallback; /* no block scored: the classic answer stands */
+    double threshold;
+    const score_model *decides; /* the stage whose probability is s->p */
+    const score_model *stage1;
+    method_score_block *view;   /* each block as the shot and --explain show it */
 } state;
 
 static void state_free(void *st)
@@ -133,6 +143,7 @@ static void state_free(void *st)
     extract_blocks_free(&s->blocks);
     free(s->f);
     free(s->p);
+    free(s->view);
 }
 
 /* The text nodes (by dom index) of another method's answer. */
@@ -455,6 +466,44 @@ static const score_model *score_model_for_stage2(const method_page *pg)
     return pg->browser && score_model_chromium.n_trees ? &score_model_chromium2 : &score_model_stage2;
 }
 
+/* Orders block indices by probability, highest first (the earlier block of
+ * equal ones first). */
+static int by_p_desc(const void *a, const void *b, void *p)
+{
+    return -by_p1(a, b, p);
+}
+
+/* Each block as the shot and --explain show it, before the rules say what
+ * became of it: its box, probability, rank, and whether it is the headline. */
+static int view_make(state *s)
+{
+    const extract_blocks *b = &s->blocks;
+    size_t *order = malloc(b->n * sizeof *order);
+    s->view = calloc(b->n, sizeof *s->view);
+    if (!order || !s->view) {
+        free(order);
+        return -1;
+    }
+    int head = 0;
+    for (size_t i = 0; i < b->n; i++) {
+        const float *fi = s->f + i * N_FEATURES;
+        method_score_block *v = &s->view[i];
+        v->box = b->v[i].box;
+        v->container = b->v[i].container;
+        v->p = s->p[i];
+        v->chars = b->v[i].counts.chars;
+        v->fate = METHOD_SCORE_BELOW;
+        if (!head && !fi[EXTRACT_F_head_none] && fi[EXTRACT_F_head_rel] == 0)
+            head = v->headline = 1;
+        order[i] = i;
+    }
+    qsort_r(order, b->n, sizeof *order, by_p_desc, s->p);
+    for (size_t r = 0; r < b->n; r++)
+        s->view[order[r]].rank = r + 1;
+    free(order);
+    return 0;
+}
+
 static int run(const method_page *pg, const void *pp, void *st, method_answer *out)
 {
     const params *pa = pp;
@@ -465,6 +514,8 @@ static int run(const method_page *pg, const void *pp, void *st, method_answer *o
     unsigned char *pinned = NULL; /* of each block: content, in a fixed box */
     char classic_why[sizeof out->why] = "";
     s->features = pa->features;
+    s->explain = pa->explain;
+    s->threshold = pa->threshold;
     if (extract_blocks_make(pg->dom, &s->blocks) != 0)
         return -1;
     extract_blocks *b = &s->blocks;
@@ -536,6 +587,11 @@ static int run(const method_page *pg, const void *pp, void *st, method_answer *o
         context(b, s->p, s->f, N_FEATURES, count) != 0 ||
         (m2->n_trees && score_model_run(m2, s->f, b->n, N_FEATURES, s->p) != 0))
         goto done;
+    s->decides = m2->n_trees ? m2 : m;
+    s->stage1 = m;
+    if (view_make(s) != 0)
+        goto done;
+    method_score_block *vw = s->view;
     /* On a page where the model finds content, the page's own cut
      * (score_page_cut): the most probable blocks an F1 is expected of. */
     s->cut = pa->threshold;
@@ -562,14 +618,18 @@ static int run(const method_page *pg, const void *pp, void *st, method_answer *o
         }
     }
     for (size_t i = 0; i < b->n; i++) {
-        if (s->p[i] < s->cut)
+        if (s->p[i] < s->cut) {
+            vw[i].fate = s->p[i] >= pa->threshold ? METHOD_SCORE_CUT : METHOD_SCORE_BELOW;
             continue;
+        }
         /* The headline is the page's title, which glance gives apart (as
          * the clean-up does for every method). */
         const float *fi = s->f + i * N_FEATURES;
         if (fi[EXTRACT_F_in_title] >= 1 && (fi[EXTRACT_F_tag_h1] || fi[EXTRACT_F_tag_h]) &&
-            b->v[i].counts.chars >= 10)
+            b->v[i].counts.chars >= 10) {
+            vw[i].fate = METHOD_SCORE_TITLE;
             continue;
+        }
         /* An article begins at its headline: on a page whose headline
          * (extract.h: the block that is most of the page's title) is in an
          * <h1>, what comes before it and above it is the site's, not the
@@ -586,17 +646,21 @@ static int run(const method_page *pg, const void *pp, void *st, method_answer *o
          * names), and the styled corpus lost 0.006 with it, block by block. */
         if (head_h1 && fi[EXTRACT_F_head_rel] < 0 && fi[EXTRACT_F_head_dy] < 0) {
             s->before_h1++;
+            vw[i].fate = METHOD_SCORE_BEFORE_HEADLINE;
             continue;
         }
         /* Navigation and footers are never the main content by their HTML
          * meaning (the clean-up's rule too); measured on the development
          * corpora, leaving them out after the model helps a little. */
-        if (fi[EXTRACT_F_in_nav] || fi[EXTRACT_F_in_footer])
+        if (fi[EXTRACT_F_in_nav] || fi[EXTRACT_F_in_footer]) {
+            vw[i].fate = METHOD_SCORE_NAV;
             continue;
+        }
         /* A label at the right edge of a line ("source", "edit", a
          * count): furniture of the line (extract_block_side_label). */
         if (extract_block_side_label(b, i)) {
             s->side_labels++;
+            vw[i].fate = METHOD_SCORE_SIDE_LABEL;
             continue;
         }
         /* A box pinned to the window (position: fixed) stays in view while
@@ -609,15 +673,19 @@ static int run(const method_page *pg, const void *pp, void *st, method_answer *o
             pinned[i] = 1;
             pinned_chars += b->v[i].counts.chars;
             s->pinned++;
+            vw[i].fate = METHOD_SCORE_PINNED;
             continue;
         }
+        vw[i].fate = METHOD_SCORE_TAKEN;
         s->picked++;
         pick(b, i, picked, count, &picked_chars, &picked_links);
     }
     if (s->pinned && pinned_chars >= picked_chars) {
         for (size_t i = 0; i < b->n; i++)
-            if (pinned[i])
+            if (pinned[i]) {
                 pick(b, i, picked, count, &picked_chars, &picked_links);
+                vw[i].fate = METHOD_SCORE_TAKEN;
+            }
         s->picked += s->pinned;
         s->pinned = 0;
     }
@@ -640,8 +708,12 @@ static int run(const method_page *pg, const void *pp, void *st, method_answer *o
     if (s->picked &&
         (picked_chars < SCORE_MIN_CHARS ||
          (classic && (double)picked_links >= SCORE_MAX_LINK_SHARE * (double)picked_chars &&
-          classic_own > picked_chars - picked_links)))
+          classic_own > picked_chars - picked_links))) {
         s->picked = 0;
+        for (size_t i = 0; i < b->n; i++)
+            if (vw[i].fate == METHOD_SCORE_TAKEN)
+                vw[i].fate = METHOD_SCORE_SHORT;
+    }
     const dom_node *top = dom_doc_body(pg->dom) ? dom_doc_body(pg->dom) : dom_doc_root(pg->dom);
     rc = s->picked ? method_answer_picked(pg, top, picked, count, out) : 1;
     if (rc == 1 && classic) {
@@ -685,6 +757,204 @@ static const char *feature_name(size_t i)
     return score_feature_name(i);
 }
 
+
+/* The features in plain words, in the order of score_feature_name's, for
+ * --explain and the debug page (the key names are the fitter's). */
+static const char *const feature_labels[] = {
+    /* extract.h, EXTRACT_FEATURES */
+    "length", "words", "link share", "punctuation", "sentence ends", "digits", "lines",
+    "line fill", "left edge", "top in the window", "width", "height", "off the centre",
+    "place down the page", "in the first screens", "font size", "bold", "line height",
+    "a paragraph", "a list item", "a table cell", "in the <h1>", "a heading", "code",
+    "a quotation", "a definition", "a caption", "under <article>", "under <main>",
+    "under navigation", "under an aside", "under the page header", "under a footer",
+    "under a form", "under a table", "under a list", "under a figure",
+    "marked as the article body", "under a button or label", "tree depth",
+    "class or id says content", "class or id says boilerplate", "class or id says comments",
+    "class or id says byline or tags", "container's length", "container's link share",
+    "blocks in the container", "previous block's length", "previous block's link share",
+    "next block's length", "next block's link share", "parent's share of the page",
+    "parent's link share", "grandparent's share of the page", "grandparent's link share",
+    "3rd ancestor's share of the page", "3rd ancestor's link share",
+    "4th ancestor's share of the page", "4th ancestor's link share",
+    "wide ancestor's share of the page", "page length", "blocks on the page", "page height",
+    "place among the blocks", "text before it", "in the page's title", "no headline",
+    "after the headline", "below the headline", "beside the headline",
+    "steps to the headline's ancestor", "repeated siblings", "level of the repetition",
+    "repeated group's share of the page", "repeated group's link share",
+    /* votes */
+    "GCE's answer", "BTE's answer", "node characteristics' answer", "XPath blocks' answer",
+    "DANAg's answer", "the classic answer",
+    /* stage two's context */
+    "stage one's probability", "previous block's probability", "next block's probability",
+    "probability of the blocks near", "probability of the blocks around",
+    "page's mean probability", "page's highest probability", "rank of its probability",
+    "likely content before it", "share of blocks likely content", "container's probability",
+    "parent's probability", "grandparent's probability", "3rd ancestor's probability",
+    "under the content's root", "steps below the content's root"};
+_Static_assert(sizeof feature_labels / sizeof feature_labels[0] == N_FEATURES,
+               "a plain name for every feature");
+
+size_t method_score_feature_count(void)
+{
+    return N_FEATURES;
+}
+
+const char *method_score_feature_key(size_t i)
+{
+    return score_feature_name(i);
+}
+
+const char *method_score_feature_label(size_t i)
+{
+    return i < N_FEATURES ? feature_labels[i] : NULL;
+}
+
+static const char *const fate_text[METHOD_SCORE_N_FATES][2] = {
+    {"below", "under the threshold"},
+    {"taken", "taken"},
+    {"cut", "the cut: likely, but under the page's cut"},
+    {"title", "the headline, given as the title"},
+    {"before_headline", "before the headline"},
+    {"nav", "under <nav> or <footer>"},
+    {"side_label", "a side label"},
+    {"pinned", "a box pinned to the window"},
+    {"short", "too short or mostly links to answer"},
+};
+
+const char *method_score_fate_key(int fate)
+{
+    return fate >= 0 && fate < METHOD_SCORE_N_FATES ? fate_text[fate][0] : "?";
+}
+
+const char *method_score_fate_text(int fate)
+{
+    return fate >= 0 && fate < METHOD_SCORE_N_FATES ? fate_text[fate][1] : "?";
+}
+
+int method_score_view_of(const void *st, method_score_view *out)
+{
+    const state *s = st;
+    memset(out, 0, sizeof *out);
+    if (!s || !s->view)
+        return -1;
+    out->n = s->blocks.n;
+    out->v = s->view;
+    out->threshold = s->threshold;
+    out->cut = s->cut;
+    out->fallback = s->fallback;
+    return 0;
+}
+
+/* Saabas' contributions down the fitted trees (not the complete forest,
+ * whose repeated leaves have no inner values): the same tests, the same
+ * leaves, so the logit is the one score_model_run sums. */
+static double model_explain(const score_model *m, const float *f, double *bias, double *contrib)
+{
+    double b = m->base, logit = m->base;
+    memset(contrib, 0, m->n_features * sizeof *contrib);
+    for (size_t t = 0; t < m->n_trees; t++) {
+        int32_t i = m->roots[t];
+        b += m->nodes[i].value;
+        while (m->nodes[i].feature >= 0) {
+            const score_node *nd = &m->nodes[i];
+            int32_t next = f[nd->feature] < nd->threshold ? nd->left : nd->right;
+            contrib[nd->feature] += (double)m->nodes[next].value - (double)nd->value;
+            i = next;
+        }
+        logit += m->nodes[i].value;
+    }
+    *bias = b;
+    return logit;
+}
+
+double method_score_explain(const void *st, size_t i, double *bias, double *contrib)
+{
+    const state *s = st;
+    if (!s || !s->view || !s->decides || i >= s->blocks.n)
+        return NAN;
+    double c[N_FEATURES];
+    double logit = model_explain(s->decides, s->f + i * N_FEATURES, bias, c);
+    for (size_t k = 0; k < N_FEATURES; k++)
+        contrib[k] = k < s->decides->n_features ? c[k] : 0;
+    return logit;
+}
+
+/* Orders feature indices by the size of their contribution, largest first. */
+static int by_size(const void *a, const void *b, void *c)
+{
+    const double *v = c;
+    double x = fabs(v[*(const size_t *)a]), y = fabs(v[*(const size_t *)b]);
+    return x > y ? -1 : x < y;
+}
+
+/* The contributions c of block i's features (f), largest first, zeros left out. */
+static json_object *contributions_json(const float *f, const double *c)
+{
+    size_t order[N_FEATURES];
+    json_object *cs = json_object_new_array();
+    for (size_t k = 0; k < N_FEATURES; k++)
+        order[k] = k;
+    qsort_r(order, N_FEATURES, sizeof *order, by_size, (void *)c);
+    for (size_t k = 0; k < N_FEATURES && c[order[k]] != 0; k++) {
+        json_object *e = json_object_new_object();
+        json_object_object_add(e, "feature", json_object_new_string(feature_name(order[k])));
+        json_object_object_add(e, "name", json_object_new_string(feature_labels[order[k]]));
+        json_object_object_add(e, "value", json_object_new_double(f[order[k]]));
+        json_object_object_add(e, "contribution", json_object_new_double(c[order[k]]));
+        json_object_array_add(cs, e);
+    }
+    return cs;
+}
+
+/* --explain: each block, in the page's order, with what became of it and
+ * why the model gave it its probability. */
+static json_object *explain_json(const state *s)
+{
+    json_object *o = json_object_new_object(), *list = json_object_new_array();
+    json_object_object_add(o, "stage",
+                           json_object_new_string(
+                               s->decides && s->decides->n_features == N_FEATURES
+                                   ? "two: the probability that decides, from the block's features "
+                                     "and stage one's probabilities around it"
+                                   : "one"));
+    json_object_object_add(o, "threshold", json_object_new_double(s->threshold));
+    base_buf text = BASE_BUF_INIT;
+    double c[N_FEATURES];
+    for (size_t i = 0; i < s->blocks.n; i++) {
+        const method_score_block *v = &s->view[i];
+        json_object *j = json_object_new_object();
+        double bias, logit = method_score_explain(s, i, &bias, c);
+        extract_block_text(&s->blocks, &s->blocks.v[i], &text);
+        json_object_object_add(j, "rank", json_object_new_int64((int64_t)v->rank));
+        json_object_object_add(j, "p", json_object_new_double(v->p));
+        json_object_object_add(j, "fate", json_object_new_string(method_score_fate_key(v->fate)));
+        json_object_object_add(j, "headline", json_object_new_boolean(v->headline));
+        json_object_object_add(j, "box", method_json_box(v->box));
+        json_object_object_add(j, "text", json_object_new_string(text.data ? text.data : ""));
+        json_object_object_add(j, "logit", json_object_new_double(logit));
+        json_object_object_add(j, "bias", json_object_new_double(bias));
+        json_object_object_add(j, "contributions", contributions_json(s->f + i * N_FEATURES, c));
+        if (s->stage1 && s->stage1 != s->decides) {
+            /* What stage one, whose probability stage two reads first, made
+             * of the block's own features and the votes. */
+            json_object *one = json_object_new_object();
+            double b1, l1 = model_explain(s->stage1, s->f + i * N_FEATURES, &b1, c);
+            for (size_t k = s->stage1->n_features; k < N_FEATURES; k++)
+                c[k] = 0;
+            json_object_object_add(one, "logit", json_object_new_double(l1));
+            json_object_object_add(one, "bias", json_object_new_double(b1));
+            json_object_object_add(one, "contributions",
+                                   contributions_json(s->f + i * N_FEATURES, c));
+            json_object_object_add(j, "stage_one", one);
+        }
+        json_object_array_add(list, j);
+    }
+    base_buf_free(&text);
+    json_object_object_add(o, "blocks", list);
+    return o;
+}
+
 static json_object *details(const method_page *pg, const void *st)
 {
     const state *s = st;
@@ -700,6 +970,8 @@ static json_object *details(const method_page *pg, const void *st)
                            json_object_new_int64((int64_t)s->before_h1));
     json_object_object_add(o, "fallback", json_object_new_boolean(s->fallback));
     json_object_object_add(o, "model", method_json_str(m->fitted));
+    if (s->explain && s->view)
+        json_object_object_add(o, "explain", explain_json(s));
     if (!s->features || !s->f)
         return o;
     json_object *names = json_object_new_array();

@@ -115,6 +115,39 @@ static void scores_are_the_fitted_trees(void **state)
 
 /* The page's own cut on pages whose numbers can be worked out by hand: the
  * expected F1 of the k most probable blocks, 2 S / (C + P). */
+/* Every inner node carries a value for --explain's contributions: a
+ * weighted mean of its children's (tools/fit: by their covers), so
+ * between the two; and not all of them zero, which would put each tree's
+ * whole leaf on its last split. */
+static void inner_nodes_carry_their_means(void **state)
+{
+    (void)state;
+    const score_model *m[4] = {&score_model_default, &score_model_stage2, &score_model_chromium,
+                               &score_model_chromium2};
+    for (int k = 0; k < 4; k++) {
+        size_t inner = 0, nonzero = 0;
+        for (size_t t = 0; t < m[k]->n_trees; t++) {
+            int32_t stack[64], top = 0;
+            stack[top++] = m[k]->roots[t];
+            while (top > 0) {
+                const score_node *nd = &m[k]->nodes[stack[--top]];
+                if (nd->feature < 0)
+                    continue;
+                float l = m[k]->nodes[nd->left].value, r = m[k]->nodes[nd->right].value;
+                float lo = l < r ? l : r, hi = l < r ? r : l;
+                if (nd->value < lo - 1e-6f || nd->value > hi + 1e-6f)
+                    fail_msg("model %d tree %zu: an inner node's value %g is not between its "
+                             "children's %g and %g", k, t, nd->value, l, r);
+                inner++;
+                nonzero += nd->value != 0;
+                stack[top++] = nd->left;
+                stack[top++] = nd->right;
+            }
+        }
+        assert_true(inner > 0 && nonzero > inner / 2);
+    }
+}
+
 static void page_cut_by_hand(void **state)
 {
     (void)state;
@@ -148,6 +181,7 @@ int main(void)
         cmocka_unit_test(model_reads_the_code_features),
         cmocka_unit_test(scores_are_the_fitted_trees),
         cmocka_unit_test(page_cut_by_hand),
+        cmocka_unit_test(inner_nodes_carry_their_means),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -53,7 +53,7 @@ static httpd *up;         /* the upstream */
 static char upbase[64];   /* http://127.0.0.1:PORT */
 static pid_t server_pid;
 static int server_port;
-static char *article, *links, *tides;
+static char *article, *links, *tides, *byline_en, *byline_el;
 static char *big;
 #define BIG_LEN 300000
 #define ARTICLE_PHRASE "Most bread recipes ask for more yeast"
@@ -106,6 +106,18 @@ static const char turbine_svg[] =
     "<rect width=\"760\" height=\"380\" fill=\"#2a6f97\"/><circle cx=\"380\" cy=\"190\" r=\"120\" "
     "fill=\"#a9d6e5\"/><rect x=\"370\" y=\"60\" width=\"20\" height=\"260\" fill=\"#013a63\"/></svg>";
 
+/* An article whose first paragraph names its author, JSON-LD's, in a
+ * sentence of the text: no byline line, kept. */
+static const char byline_not_page[] =
+    "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>A winter on the point"
+    "</title><script type=\"application/ld+json\">{\"@type\": \"NewsArticle\", \"author\": "
+    "{\"@type\": \"Person\", \"name\": \"Siobhan Keane\"}}</script></head><body><article>"
+    "<h1>A winter on the point</h1><p>Siobhan Keane spent the winter on the island.</p>"
+    "<p>She lived with the last two keepers in the cottage at the foot of the tower, climbed the "
+    "steps with them at dusk and read the old log books by the stove while the storms went by.</p>"
+    "<p>Their light is run from the mainland now, by a cable and a camera on the gallery rail, and "
+    "the cottage is to become a small museum of the keepers' work.</p></article></body></html>";
+
 static httpd_route routes[] = {
     {.path = "/article.html"},
     {.path = "/tides.html"},                            /* fixtures/meta-tides.html */
@@ -121,6 +133,9 @@ static httpd_route routes[] = {
     {.path = "/busy.html", .delay_ms = 200},            /* the body: article */
     {.path = "/hang.html", .delay_ms = 20000},          /* past the budget: 504 */
     {.path = "/big.html"},                              /* over --max-page-bytes: 413 */
+    {.path = "/byline.html"},                           /* fixtures/byline-body.html */
+    {.path = "/byline-el.html", .headers = "Content-Type: text/html; charset=utf-8\r\n"},
+    {.path = "/byline-not.html", .body = byline_not_page},
 };
 #define N_ROUTES (int)(sizeof routes / sizeof routes[0])
 
@@ -387,6 +402,8 @@ static int setup(void **state)
     article = slurp(FIXTURES_DIR "/article-tag.html");
     links = slurp(FIXTURES_DIR "/links-only.html");
     tides = slurp(FIXTURES_DIR "/meta-tides.html");
+    byline_en = slurp(FIXTURES_DIR "/byline-body.html");
+    byline_el = slurp(FIXTURES_DIR "/byline-body-el.html");
     big = malloc(BIG_LEN + 1);
     memset(big, ' ', BIG_LEN);
     memcpy(big, "<html><body><p>", 15);
@@ -402,6 +419,10 @@ static int setup(void **state)
             routes[i].body = tides;
         else if (!strcmp(p, "/big.html"))
             routes[i].body = big;
+        else if (!strcmp(p, "/byline.html"))
+            routes[i].body = byline_en;
+        else if (!strcmp(p, "/byline-el.html"))
+            routes[i].body = byline_el;
     }
     up = httpd_start(routes, N_ROUTES);
     assert_non_null(up);
@@ -420,6 +441,8 @@ static int teardown(void **state)
     free(article);
     free(links);
     free(tides);
+    free(byline_en);
+    free(byline_el);
     free(big);
     curl_global_cleanup();
     return 0;
@@ -482,6 +505,45 @@ static void test_read_metadata(void **state)
 
 /* One line on stderr per request: time, method, path, status, bytes,
  * milliseconds. */
+/* The reader page's article without the line that opens the body with the
+ * byline the header already shows (as Firefox's reader view drops it):
+ * named by JSON-LD's author in English, by the byline's markup in Greek;
+ * a first paragraph that only names the author stays. */
+static void read_article(const char *page, char **header, char **body)
+{
+    char *u = up_url(page);
+    answer a = get("/read?url=%s", u);
+    free(u);
+    assert_int_equal(a.code, 200);
+    char *art = strstr(a.body, "<article");
+    assert_non_null(art);
+    *body = strdup(art);
+    *art = 0;
+    *header = a.body;
+}
+
+static void test_read_byline(void **state)
+{
+    char *head, *body;
+    read_article("/byline.html", &head, &body);
+    assert_non_null(strstr(head, "<span class=\"byline\">Siobhan Keane</span>"));
+    assert_null(strstr(body, "Siobhan Keane"));
+    assert_non_null(strstr(body, "<p>For ninety years a keeper climbed"));
+    free(head);
+    free(body);
+    read_article("/byline-el.html", &head, &body);
+    assert_non_null(strstr(head, "Του Γιώργου Παπαδόπουλου · 18 Ιανουαρίου 2024"));
+    assert_null(strstr(body, "Παπαδόπουλου"));
+    assert_non_null(strstr(body, "<p>Επί ενενήντα χρόνια"));
+    free(head);
+    free(body);
+    read_article("/byline-not.html", &head, &body);
+    assert_non_null(strstr(head, "Siobhan Keane"));
+    assert_non_null(strstr(body, "<p>Siobhan Keane spent the winter on the island.</p>"));
+    free(head);
+    free(body);
+}
+
 static void test_access_log(void **state)
 {
     answer a = get("/healthz");
@@ -635,11 +697,50 @@ static void test_shot(void **state)
     assert_non_null(strstr(a.ctype, "image/png"));
     assert_true(a.len > 1000);
     assert_memory_equal(a.body, "\x89PNG\r\n\x1a\n", 8);
-    /* The PNG is as wide as the window (IHDR). */
+    /* The PNG is as wide as the window and the default method's legend
+     * beside it, 380 px (IHDR). */
     unsigned w = ((unsigned char)a.body[16] << 24) | ((unsigned char)a.body[17] << 16) |
                  ((unsigned char)a.body[18] << 8) | (unsigned char)a.body[19];
-    assert_int_equal(w, 1024);
+    assert_int_equal(w, 1024 + 380);
     free(a.body);
+}
+
+/* GET and POST /debug: one page for a person, with the shot inline, the
+ * blocks, every method and the metadata; refused as /read is. */
+static void test_debug(void **state)
+{
+    char *u = up_url("/article.html");
+    answer a = get("/debug?url=%s&window=1280x1024", u);
+    assert_int_equal(a.code, 200);
+    assert_non_null(strstr(a.ctype, "text/html"));
+    assert_non_null(strstr(a.body, "<img alt=\"the page with the blocks glance saw\" width=\"1660\""));
+    assert_non_null(strstr(a.body, "src=\"data:image/png;base64,iVBORw0KGgo"));
+    assert_non_null(strstr(a.body, "<section id=\"blocks\">"));
+    assert_non_null(strstr(a.body, "Most bread recipes ask for more yeast"));
+    assert_non_null(strstr(a.body, "<td>bte</td><td>ok</td>")); /* every method ran */
+    assert_non_null(strstr(a.body, "<section id=\"metadata\">"));
+    assert_null(strstr(a.body, "<script"));
+    free(a.body);
+    /* One method asked for: its answer alone, GCE's reasoning on the shot. */
+    a = get("/debug?url=%s&method=gce", u);
+    assert_int_equal(a.code, 200);
+    assert_non_null(strstr(a.body, "Only one method ran"));
+    free(a.body);
+    /* The page in the body. */
+    a = call("/debug", article, strlen(article), "text/html; charset=utf-8");
+    assert_int_equal(a.code, 200);
+    assert_non_null(strstr(a.body, "a page sent in the request"));
+    assert_non_null(strstr(a.body, ARTICLE_PHRASE));
+    free(a.body);
+    /* Refused as /read is: pages that say why. */
+    assert_reader_error(get("/debug"), 400, "badurl", "the url parameter is missing", NULL);
+    assert_reader_error(get("/debug?url=ftp%%3A%%2F%%2Fexample.org%%2F"), 400, "badurl",
+                        "not an http or https URL", NULL);
+    assert_reader_error(get("/debug?url=%s&window=10x10", u), 400, "badoption", "window", NULL);
+    assert_reader_error(get("/debug?url=http%%3A%%2F%%2F127.0.0.1%%3A1%%2F"), 403, "addressrefused",
+                        NULL, NULL);
+    assert_reader_error(call("/debug", "", 0, "text/html"), 400, "badinput", "POST /debug", NULL);
+    free(u);
 }
 
 static void test_errors(void **state)
@@ -1165,6 +1266,108 @@ static void test_browser(void **state)
     free(j);
 }
 
+/* The debug page as a person sees it in Chromium, scripts off: the shot
+ * loaded, the blocks' table with three features each, every method's
+ * status, the metadata and the timings; choosing the most probable block
+ * marks it on the shot, and only it. The screenshot stays in the build
+ * folder (debug-1280.png). */
+static void test_debug_browser(void **state)
+{
+    struct stat st;
+    if (stat("/usr/bin/chromium", &st) != 0 ||
+        stat(TOOLS_DIR "/node_modules/playwright-core/package.json", &st) != 0 ||
+        system("node --version >/dev/null 2>&1") != 0) {
+        print_message("SKIPPED: the browser test needs /usr/bin/chromium, node and "
+                      "tools/node_modules/playwright-core (sh tools/install-browser.sh)\n");
+        skip();
+    }
+    char *u = up_url("/article.html"), cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "cd %s && node debug-check.mjs 'http://127.0.0.1:%d/debug?url=%s&window=1280x1024' "
+             "%s/debug-1280.png 1280 >%s/debug-1280.json",
+             TOOLS_DIR, server_port, u, BUILD_DIR, BUILD_DIR);
+    free(u);
+    assert_int_equal(system(cmd), 0);
+    char *j = slurp(BUILD_DIR "/debug-1280.json");
+    json_object *o = json_tokener_parse(j), *v, *img, *rows, *chosen;
+    assert_non_null(o);
+    assert_true(json_object_object_get_ex(o, "status", &v));
+    assert_int_equal(json_object_get_int(v), 200);
+    assert_string_equal(jstr(o, "title"), "glance debug: Slow bread: less yeast, more time");
+    assert_true(json_object_object_get_ex(o, "headings", &v));
+    const char *want[] = {"The page as glance saw it", "Blocks", "Every method's answer",
+                          "Metadata", "Timings"};
+    assert_int_equal(json_object_array_length(v), 5);
+    for (int i = 0; i < 5; i++)
+        assert_string_equal(json_object_get_string(json_object_array_get_idx(v, i)), want[i]);
+    /* The shot, loaded: the page and the legend's margin. */
+    assert_true(json_object_object_get_ex(o, "image", &img) && img);
+    assert_true(json_object_object_get_ex(img, "naturalWidth", &v));
+    assert_int_equal(json_object_get_int(v), 1280 + 380);
+    /* The blocks: ranks 1..n once each, three features each, signed. */
+    assert_true(json_object_object_get_ex(o, "rows", &rows));
+    size_t n = json_object_array_length(rows), taken = 0;
+    assert_true(n >= 5);
+    char *seen_rank = calloc(n + 1, 1);
+    for (size_t i = 0; i < n; i++) {
+        json_object *r = json_object_array_get_idx(rows, i), *f;
+        assert_true(json_object_object_get_ex(r, "rank", &v));
+        int rank = json_object_get_int(v);
+        assert_true(rank >= 1 && rank <= (int)n && !seen_rank[rank]);
+        seen_rank[rank] = 1;
+        assert_true(json_object_object_get_ex(r, "features", &f));
+        assert_int_equal(json_object_array_length(f), 3);
+        for (int k = 0; k < 3; k++) {
+            const char *t = json_object_get_string(json_object_array_get_idx(f, k));
+            assert_true((t[0] == '+' || t[0] == '-') && strlen(t) > 7);
+        }
+        taken += strcmp(jstr(r, "fate"), "taken") == 0;
+        if (strstr(jstr(r, "text"), "Most bread recipes"))
+            assert_string_equal(jstr(r, "fate"), "taken");
+    }
+    free(seen_rank);
+    assert_true(taken >= 1);
+    /* Every method's status. */
+    assert_true(json_object_object_get_ex(o, "methods", &v));
+    int methods_ok = 0;
+    for (size_t i = 0; i < json_object_array_length(v); i++) {
+        json_object *m = json_object_array_get_idx(v, i);
+        const char *name = json_object_get_string(json_object_array_get_idx(m, 0));
+        const char *status = json_object_get_string(json_object_array_get_idx(m, 1));
+        methods_ok += !strcmp(status, "ok") && (!strcmp(name, "auto") || !strcmp(name, "gce") ||
+                                                !strcmp(name, "bte"));
+    }
+    assert_int_equal(methods_ok, 3);
+    assert_true(json_object_object_get_ex(o, "metadata", &v) && json_object_array_length(v) > 3);
+    assert_true(json_object_object_get_ex(o, "timings", &v) && json_object_array_length(v) > 3);
+    /* No mark before a choice; the chosen block's mark alone after, on the shot. */
+    assert_true(json_object_object_get_ex(o, "marksShownBefore", &v));
+    assert_int_equal(json_object_get_int(v), 0);
+    assert_true(json_object_object_get_ex(o, "chosen", &chosen) && chosen);
+    assert_true(json_object_object_get_ex(chosen, "marksShown", &v));
+    assert_int_equal(json_object_get_int(v), 1);
+    assert_true(json_object_object_get_ex(chosen, "rank", &v));
+    assert_int_equal(json_object_get_int(v), 1);
+    assert_true(strncmp(jstr(chosen, "hash"), "#b", 2) == 0);
+    json_object *mark, *x;
+    assert_true(json_object_object_get_ex(chosen, "mark", &mark) && mark);
+    double il, it, iw, ih, ml, mt, mw, mh;
+    json_object_object_get_ex(img, "left", &x), il = json_object_get_double(x);
+    json_object_object_get_ex(img, "top", &x), it = json_object_get_double(x);
+    json_object_object_get_ex(img, "width", &x), iw = json_object_get_double(x);
+    json_object_object_get_ex(img, "height", &x), ih = json_object_get_double(x);
+    json_object_object_get_ex(mark, "left", &x), ml = json_object_get_double(x);
+    json_object_object_get_ex(mark, "top", &x), mt = json_object_get_double(x);
+    json_object_object_get_ex(mark, "width", &x), mw = json_object_get_double(x);
+    json_object_object_get_ex(mark, "height", &x), mh = json_object_get_double(x);
+    assert_true(mw > 20 && mh > 5);
+    assert_true(ml >= il && mt >= it && ml + mw <= il + iw * 1280 / 1660 + 1 && mt + mh <= it + ih + 1);
+    print_message("debug page at 1280 px: %zu blocks, %zu taken; screenshot %s/debug-1280.png\n", n,
+                  taken, BUILD_DIR);
+    json_object_put(o);
+    free(j);
+}
+
 /* SIGTERM with a slow request in flight: it is answered, then the server
  * exits 0. Runs last. */
 static void test_sigterm(void **state)
@@ -1567,12 +1770,14 @@ int main(void)
         cmocka_unit_test(test_healthz),
         cmocka_unit_test(test_read),
         cmocka_unit_test(test_read_metadata),
+        cmocka_unit_test(test_read_byline),
         cmocka_unit_test(test_access_log),
         cmocka_unit_test(test_read_escapes),
         cmocka_unit_test(test_read_span_answer_escaped),
         cmocka_unit_test(test_extract_get),
         cmocka_unit_test(test_extract_post),
         cmocka_unit_test(test_shot),
+        cmocka_unit_test(test_debug),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_query_options),
         cmocka_unit_test(test_wrong_method),
@@ -1581,6 +1786,7 @@ int main(void)
         cmocka_unit_test(test_second_client),
         cmocka_unit_test(test_estimate_follows_running),
         cmocka_unit_test(test_browser),
+        cmocka_unit_test(test_debug_browser),
         cmocka_unit_test(test_sigterm),
         cmocka_unit_test(test_hostile_isolated),
         cmocka_unit_test(test_engine_without_browser),

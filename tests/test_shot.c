@@ -27,6 +27,8 @@
 #define ANSWER_RGB 0xe6007e
 static const double EDGE_RGB[3] = {0.16, 0.35, 0.86}, EDGE_A = 0.22;
 static const double LINK_RGB[3] = {1.00, 0.47, 0.00}, LINK_A = 0.30;
+/* The default method's legend: a margin this wide right of the page. */
+#define LEGEND_W 380
 
 static glance_context *ctx;
 
@@ -150,11 +152,12 @@ static void png_has_the_requested_size(void **state)
     json_object *j = result_json(res);
     double doc_h = jnum(j, "document", "h", NULL), fia_h = jnum(j, "gce", "fia", "h");
     json_object_put(j);
+    /* The default method's legend is in a margin beside the page. */
     image im = shoot(res, 0, 1, 0);
-    assert_int_equal(im.w, 1280);
+    assert_int_equal(im.w, 1280 + LEGEND_W);
     assert_int_equal(im.h, (int)ceil(fia_h));
     cairo_surface_destroy(im.s);
-    im = shoot(res, 1, 1, 0);
+    im = shoot(res, 1, 0, 0);
     assert_int_equal(im.w, 1280);
     assert_int_equal(im.h, (int)ceil(fmax(1024, doc_h)));
     cairo_surface_destroy(im.s);
@@ -422,6 +425,260 @@ static void gce_failure_is_painted_too(void **state)
     glance_result_free(res);
 }
 
+
+/* The scorer's overlay (the default method): lib/shot.c's colours. */
+static const double SCALE[3][3] = {{0.25, 0.45, 0.85}, {0.95, 0.60, 0.05}, {0.80, 0.05, 0.15}};
+static const double TAKEN_RGB[3] = {0.10, 0.70, 0.30}, TAKEN_A = 0.20;
+#define HATCH_RGB 0x7a1fa2
+
+static unsigned rgb_of(const double c[3])
+{
+    return (unsigned)lround(c[0] * 255) << 16 | (unsigned)lround(c[1] * 255) << 8 |
+           (unsigned)lround(c[2] * 255);
+}
+
+/* A probability's colour on the legend's scale. */
+static unsigned scale_rgb(double p)
+{
+    int k = p < 0.5 ? 0 : 1;
+    double t = (p - 0.5 * k) / 0.5, c[3];
+    for (int i = 0; i < 3; i++)
+        c[i] = SCALE[k][i] + (SCALE[k + 1][i] - SCALE[k][i]) * t;
+    return rgb_of(c);
+}
+
+static int near_rgb(unsigned a, unsigned b)
+{
+    for (int s = 0; s < 24; s += 8)
+        if (abs((int)(a >> s & 255) - (int)(b >> s & 255)) > 3)
+            return 0;
+    return 1;
+}
+
+/* A block as the JSON (--explain) gives it, on whole pixels. */
+typedef struct sblock {
+    int x0, y0, x1, y1;
+    double p;
+    int taken, hatched, headline;
+    char fate[32];
+} sblock;
+
+static size_t score_blocks(glance_result *res, sblock **out)
+{
+    json_object *j = result_json(res), *score, *ex, *list;
+    assert_true(json_object_object_get_ex(j, "score", &score));
+    assert_true(json_object_object_get_ex(score, "explain", &ex));
+    assert_true(json_object_object_get_ex(ex, "blocks", &list));
+    size_t n = json_object_array_length(list);
+    sblock *v = calloc(n ? n : 1, sizeof *v);
+    for (size_t i = 0; i < n; i++) {
+        json_object *b = json_object_array_get_idx(list, i);
+        double x = jnum(b, "box", "x", NULL), y = jnum(b, "box", "y", NULL);
+        double w = jnum(b, "box", "w", NULL), h = jnum(b, "box", "h", NULL);
+        v[i].x0 = (int)lround(x), v[i].y0 = (int)lround(y);
+        v[i].x1 = (int)lround(x + w), v[i].y1 = (int)lround(y + h);
+        v[i].p = jnum(b, "p", NULL, NULL);
+        const char *fate = json_object_get_string(json_object_object_get(b, "fate"));
+        snprintf(v[i].fate, sizeof v[i].fate, "%s", fate);
+        v[i].taken = strcmp(fate, "taken") == 0;
+        v[i].hatched = !v[i].taken && strcmp(fate, "below") != 0;
+        v[i].headline = json_object_get_boolean(json_object_object_get(b, "headline"));
+    }
+    json_object_put(j);
+    *out = v;
+    return n;
+}
+
+/* Whether block b is drawn as the JSON says: its outline in its
+ * probability's colour along its edges, filled when taken (and only
+ * then), hatched when a rule dropped it (and only then), a bar at its left
+ * when it is the headline. 1 when so; 0 with what is wrong in `why`. */
+static int block_drawn(const image *im, const image *plain, const sblock *b, int page_w,
+                       char *why, size_t cap)
+{
+    int w = b->x1 - b->x0, h = b->y1 - b->y0;
+    if (w < 16 || h < 16 || b->x0 < 0 || b->x1 > page_w || b->y1 > im->h)
+        return 1; /* too small or outside the image to read back */
+    unsigned want = scale_rgb(b->p);
+    int bad = 0, n = 0;
+    for (int k = 1; k < 4; k++) {
+        int y = b->y0 + h * k / 4, x = b->x0 + w * k / 4;
+        int pts[3][2] = {{b->x0 + 1, y}, {b->x1 - 2, y}, {x, b->y1 - 2}};
+        for (int q = 0; q < 3; q++, n++)
+            bad += !near_rgb(px(im, pts[q][0], pts[q][1]), want);
+    }
+    if (bad > n / 3) {
+        snprintf(why, cap, "outline not %06x (p %.3f) at %d of %d points", want, b->p, bad, n);
+        return 0;
+    }
+    /* The lower half of the inside, below where a label may be (its
+     * top right corner, 15 px high); too thin a block is not read. */
+    int filled = 0, plainly = 0, hatch = 0, area = 0, top = b->y0 + (h / 2 > 19 ? h / 2 : 19);
+    if (b->y1 - 4 - top < 3)
+        return 1;
+    for (int y = top; y < b->y1 - 4; y++)
+        for (int x = b->x0 + 4; x < b->x1 - 4; x++, area++) {
+            unsigned o = px(im, x, y), u = px(plain, x, y);
+            filled += blended(u, o, TAKEN_RGB, TAKEN_A);
+            plainly += o == u;
+            hatch += o == HATCH_RGB;
+        }
+    if (b->taken && filled < area * 8 / 10) {
+        snprintf(why, cap, "taken but not filled (%d of %d)", filled, area);
+        return 0;
+    }
+    if (b->hatched && hatch < area / 10) {
+        snprintf(why, cap, "dropped (%s) but not hatched (%d of %d)", b->fate, hatch, area);
+        return 0;
+    }
+    if (!b->hatched && hatch > area / 50) {
+        snprintf(why, cap, "hatched (%d of %d) but %s", hatch, area, b->fate);
+        return 0;
+    }
+    if (!b->taken && !b->hatched && plainly < area * 8 / 10) {
+        snprintf(why, cap, "below the cut but drawn over (%d of %d as the page)", plainly, area);
+        return 0;
+    }
+    if (b->headline && b->x0 >= 8) {
+        for (int y = b->y0; y < b->y1; y += 2)
+            if (px(im, b->x0 - 4, y) != 0x000000) {
+                snprintf(why, cap, "the headline without its bar at y %d", y);
+                return 0;
+            }
+    }
+    return 1;
+}
+
+/* The blocks of a shot not drawn as the JSON says, named in `report`. */
+static int blocks_not_drawn(const image *im, const image *plain, const sblock *v, size_t n,
+                            int page_w, char *report, size_t cap)
+{
+    int wrong = 0;
+    size_t at = 0;
+    report[0] = 0;
+    for (size_t i = 0; i < n; i++) {
+        char why[200];
+        if (block_drawn(im, plain, &v[i], page_w, why, sizeof why))
+            continue;
+        wrong++;
+        if (at < cap)
+            at += (size_t)snprintf(report + at, cap - at, " block %zu at (%d, %d): %s;", i, v[i].x0,
+                                   v[i].y0, why);
+    }
+    return wrong;
+}
+
+static glance_result *extract_explained(const char *fixture)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", FIXTURES_DIR, fixture);
+    glance_options *o = OPTS("score.explain=on");
+    glance_result *res = NULL;
+    glance_status st = glance_extract_file(ctx, path, o, &res);
+    glance_options_free(o);
+    assert_non_null(res);
+    assert_true(st == GLANCE_OK || st == GLANCE_ENOCONTENT);
+    return res;
+}
+
+/* The default method's shot holds every block the scorer saw, as the JSON
+ * lists them, and its legend beside the page, not over it. */
+static void score_blocks_drawn_as_listed(void **state)
+{
+    (void)state;
+    const char *pages[] = {"news.html", "teasers-first.html", "docs-page.html", "news-ja.html",
+                           "footer-first.html"};
+    size_t hatched = 0, taken = 0, heads = 0, checked = 0;
+    for (size_t pi = 0; pi < sizeof pages / sizeof pages[0]; pi++) {
+        glance_result *res = extract_explained(pages[pi]);
+        sblock *v;
+        size_t n = score_blocks(res, &v);
+        image im = shoot(res, 1, 1, 0), plain = shoot(res, 1, 0, 0);
+        assert_int_equal(im.w, plain.w + LEGEND_W);
+        assert_int_equal(im.h, plain.h);
+        char report[2000];
+        if (blocks_not_drawn(&im, &plain, v, n, plain.w, report, sizeof report))
+            fail_msg("%s:%s", pages[pi], report);
+        for (size_t i = 0; i < n; i++) {
+            hatched += v[i].hatched;
+            taken += v[i].taken;
+            heads += v[i].headline;
+            checked += v[i].x1 - v[i].x0 >= 16 && v[i].y1 - v[i].y0 >= 16;
+        }
+        /* The page itself is the page where no block is: left of the
+         * legend, the top left corner is untouched. */
+        assert_int_equal(px(&im, 0, 0), px(&plain, 0, 0));
+        free(v);
+        cairo_surface_destroy(im.s);
+        cairo_surface_destroy(plain.s);
+        glance_result_free(res);
+    }
+    assert_true(taken >= 10 && hatched >= 3 && heads >= 3 && checked >= 40);
+}
+
+/* The check above catches a block drawn wrong: an outline of another
+ * probability's colour, a hatch missing, a fill missing. */
+static void a_wrong_block_is_caught(void **state)
+{
+    (void)state;
+    glance_result *res = extract_explained("news.html");
+    sblock *v;
+    size_t n = score_blocks(res, &v);
+    image im = shoot(res, 1, 1, 0), plain = shoot(res, 1, 0, 0);
+    char report[2000];
+    assert_int_equal(blocks_not_drawn(&im, &plain, v, n, plain.w, report, sizeof report), 0);
+    size_t big = n, drop = n;
+    for (size_t i = 0; i < n; i++) {
+        if (v[i].taken && (big == n || v[i].y1 - v[i].y0 > v[big].y1 - v[big].y0))
+            big = i;
+        if (v[i].hatched && (drop == n || v[i].y1 - v[i].y0 > v[drop].y1 - v[drop].y0))
+            drop = i;
+    }
+    assert_true(big < n && drop < n && v[drop].y1 - v[drop].y0 > 40);
+    /* A wrong colour: the outline of a block of the opposite probability. */
+    cairo_t *cr = cairo_create(im.s);
+    cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);
+    unsigned wrong = scale_rgb(1 - v[big].p);
+    cairo_set_source_rgb(cr, (wrong >> 16) / 255.0, (wrong >> 8 & 255) / 255.0, (wrong & 255) / 255.0);
+    cairo_set_line_width(cr, 3);
+    cairo_rectangle(cr, v[big].x0 + 1.5, v[big].y0 + 1.5, v[big].x1 - v[big].x0 - 3,
+                    v[big].y1 - v[big].y0 - 3);
+    cairo_stroke(cr);
+    assert_int_equal(blocks_not_drawn(&im, &plain, v, n, plain.w, report, sizeof report), 1);
+    assert_non_null(strstr(report, "outline not"));
+    /* A missing hatch: the dropped block's inside as the plain page. */
+    cairo_surface_destroy(im.s);
+    cairo_destroy(cr);
+    im = shoot(res, 1, 1, 0);
+    cr = cairo_create(im.s);
+    cairo_rectangle(cr, v[drop].x0 + 3, v[drop].y0 + 3, v[drop].x1 - v[drop].x0 - 6,
+                    v[drop].y1 - v[drop].y0 - 6);
+    cairo_clip(cr);
+    cairo_set_source_surface(cr, plain.s, 0, 0);
+    cairo_paint(cr);
+    cairo_surface_flush(im.s);
+    assert_int_equal(blocks_not_drawn(&im, &plain, v, n, plain.w, report, sizeof report), 1);
+    assert_non_null(strstr(report, "not hatched"));
+    /* A missing fill: the taken block's inside as the plain page. */
+    cairo_destroy(cr);
+    cairo_surface_destroy(im.s);
+    im = shoot(res, 1, 1, 0);
+    cr = cairo_create(im.s);
+    cairo_rectangle(cr, v[big].x0 + 3, v[big].y0 + 3, v[big].x1 - v[big].x0 - 6,
+                    v[big].y1 - v[big].y0 - 6);
+    cairo_clip(cr);
+    cairo_set_source_surface(cr, plain.s, 0, 0);
+    cairo_paint(cr);
+    cairo_surface_flush(im.s);
+    assert_int_equal(blocks_not_drawn(&im, &plain, v, n, plain.w, report, sizeof report), 1);
+    assert_non_null(strstr(report, "not filled"));
+    cairo_destroy(cr);
+    free(v);
+    cairo_surface_destroy(im.s);
+    cairo_surface_destroy(plain.s);
+    glance_result_free(res);
+}
+
 /* Width and height from a PNG file's header; 0x0 when it is not one. */
 static void png_size(const char *path, int *w, int *h)
 {
@@ -452,7 +709,7 @@ static void shot_commands(void **state)
     assert_string_equal(r.err, "");
     int w, h;
     png_size(png, &w, &h);
-    assert_int_equal(w, 1280);
+    assert_int_equal(w, 1280 + LEGEND_W);
     assert_true(h >= 1024);
     run_free(&r);
 
@@ -508,6 +765,8 @@ int main(void)
         cmocka_unit_test(bad_requests),
         cmocka_unit_test(gce_failure_is_painted_too),
         cmocka_unit_test(shot_commands),
+        cmocka_unit_test(score_blocks_drawn_as_listed),
+        cmocka_unit_test(a_wrong_block_is_caught),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -35,6 +35,8 @@ import numpy as np
 import xgboost as xgb
 from sklearn.model_selection import GroupKFold
 
+from values import inner_values  # tools/fit/values.py
+
 CORPORA = ("scrapinghub", "modern-dev", "lang-dev", "styled")
 WORD = re.compile(r"\w+")
 # Scripts whose characters are tokens of their own for the labels: the
@@ -369,23 +371,28 @@ def best_threshold(pages, probs):
 def forest(models):
     """Fitted models' trees as one forest (nodes, roots): the thresholds as
     the float32 XGBoost compares, each leaf divided by the number of models
-    (their logits averaged, as predict() does)."""
+    (their logits averaged, as predict() does), each inner node's value the
+    mean of its children's weighted by their cover (XGBoost's sum_hessian),
+    as XGBoost's approximate contributions take it: glance's --explain
+    (methods/score.c) walks each tree from its root and gives each split's
+    change of value to its feature. The inner values change no prediction."""
     trees = []
     for model in models:
         raw = json.loads(model.get_booster().save_raw("json"))
         trees += raw["learner"]["gradient_booster"]["model"]["trees"]
-    nodes, roots = [], []
+    nodes, roots, cover = [], [], []
     for t in trees:
         off = len(nodes)
         roots.append(off)
         left, right = t["left_children"], t["right_children"]
         feat, cond = t["split_indices"], t["split_conditions"]
+        cover += t["sum_hessian"]
         for i in range(len(left)):
             if left[i] == -1:
                 nodes.append((-1, 0.0, 0, 0, cond[i] / len(models)))
             else:
                 nodes.append((feat[i], cond[i], off + left[i], off + right[i], 0.0))
-    return nodes, roots
+    return inner_values(nodes, roots, cover), roots
 
 
 def write_forest(f, tag, nodes, roots):

@@ -62,12 +62,32 @@ static void answer_reader(const serve_job *job, glance_result *res, serve_answer
     *out = (serve_answer){200, "text/html; charset=utf-8", page, len, 0};
 }
 
+/* The debug page: the result's JSON (every method's answer, the blocks
+ * explained) and its shot in one page. */
+static void answer_debug(glance_context *ctx, const serve_job *job, glance_result *res,
+                         serve_answer *out)
+{
+    unsigned char *png = NULL;
+    size_t png_len = 0, len = 0;
+    if (glance_result_shot_png(ctx, res, NULL, &png, &png_len) != GLANCE_OK)
+        png = NULL, png_len = 0; /* the page without its shot still says why */
+    const char *src = glance_result_url(res);
+    char *page = serve_debug_page(glance_result_json(res), png, png_len,
+                                  src ? src : job->url ? job->url : job->base, &len);
+    free(png);
+    if (!page) {
+        serve_error(out, 500, "nomem", "out of memory");
+        return;
+    }
+    *out = (serve_answer){200, "text/html; charset=utf-8", page, len, 0};
+}
+
 int serve_job_run(glance_context *ctx, const serve_job *job, serve_answer *out)
 {
     memset(out, 0, sizeof *out);
     double left = job->budget_ms - (base_now_ms() - job->t0);
     if (left < 1) {
-        serve_error_as(out, job->kind == SERVE_READ, 503, "busy",
+        serve_error_as(out, serve_for_people(job->kind), 503, "busy",
                        "waited in the queue for the whole time budget", job->url);
         out->retry_after = 1;
         return 0;
@@ -87,6 +107,17 @@ int serve_job_run(glance_context *ctx, const serve_job *job, serve_answer *out)
     lower(o, "timeout", ms);
     lower(o, "connect_timeout", ms);
     lower(o, "time_budget", ms);
+    if (job->kind == SERVE_DEBUG) {
+        /* Every method's answer beside auto's, unless one was asked for;
+         * the scorer's blocks explained; the browser's screenshot to draw
+         * on when a browser lays the page out. */
+        char *method = glance_options_get(o, "method");
+        if (method && !strcmp(method, "auto"))
+            (void)glance_options_set(o, "method", "all");
+        free(method);
+        (void)glance_options_set(o, "score.explain", "on");
+        (void)glance_options_set(o, "screenshot", "on");
+    }
     glance_result *res = NULL;
     glance_status st;
     if (job->url)
@@ -101,11 +132,13 @@ int serve_job_run(glance_context *ctx, const serve_job *job, serve_answer *out)
         serve_error(out, 500, "nomem", "out of memory");
     else if (job->kind == SERVE_SHOT && (st == GLANCE_OK || st == GLANCE_ENOCONTENT))
         answer_shot(ctx, res, out); /* a page GCE found nothing on is worth seeing too */
+    else if (job->kind == SERVE_DEBUG && (st == GLANCE_OK || st == GLANCE_ENOCONTENT))
+        answer_debug(ctx, job, res, out); /* and why there is nothing */
     else if (st != GLANCE_OK)
         /* A reader gets a page that says why, with the way to the original. */
-        serve_error_as(out, job->kind == SERVE_READ, serve_http_code(st), glance_status_name(st),
+        serve_error_as(out, serve_for_people(job->kind), serve_http_code(st), glance_status_name(st),
                        glance_result_message(res, st), job->url);
-    else if (job->kind == SERVE_READ)
+    else if (serve_for_people(job->kind))
         answer_reader(job, res, out);
     else
         answer_json(res, out);

@@ -51,11 +51,12 @@ struct serve_req {
 };
 
 static int route_read(serve_req *r, serve_answer *a);
+static int route_debug(serve_req *r, serve_answer *a);
 
-/* A request of GET /read: its errors are pages for a person. */
+/* A request of GET /read or /debug: its errors are pages for a person. */
 static int is_reader(const serve_req *r)
 {
-    return r->route && r->route->handler == route_read;
+    return r->route && (r->route->handler == route_read || r->route->handler == route_debug);
 }
 
 /* One line on stderr per request answered: when (UTC), the method, the
@@ -320,7 +321,9 @@ static int page_route(serve_req *r, serve_kind kind, serve_answer *a)
                                                      MHD_HTTP_HEADER_CONTENT_TYPE);
         snapshot = ct && strncasecmp(ct, "application/json", 16) == 0;
         if (!r->body.len)
-            return answer_error(a, 400, "badinput", "POST /extract needs the page as its body");
+            return reader_error(r, a, 400, "badinput",
+                                kind == SERVE_DEBUG ? "POST /debug needs the page as its body"
+                                                    : "POST /extract needs the page as its body");
         free(r->url); /* the page is the body's */
         r->url = NULL;
     } else {
@@ -352,12 +355,18 @@ static int route_shot(serve_req *r, serve_answer *a)
     return page_route(r, SERVE_SHOT, a);
 }
 
+static int route_debug(serve_req *r, serve_answer *a)
+{
+    return page_route(r, SERVE_DEBUG, a);
+}
+
 /* ---- the table ---------------------------------------------------------- */
 
 const serve_route serve_routes[] = {
     {"/read", SERVE_GET | SERVE_HEAD, route_read, 1},
     {"/extract", SERVE_GET | SERVE_HEAD | SERVE_POST, route_extract, 1},
     {"/shot", SERVE_GET | SERVE_HEAD, route_shot, 1},
+    {"/debug", SERVE_GET | SERVE_HEAD | SERVE_POST, route_debug, 1},
     {"/healthz", SERVE_GET | SERVE_HEAD, route_healthz, 0},
     {"/metrics", SERVE_GET | SERVE_HEAD, route_metrics, 0},
 };

@@ -61,8 +61,16 @@ void serve_error_as(serve_answer *a, int reader, int code, const char *status,
 typedef enum serve_kind {
     SERVE_READ,    /* the reader page */
     SERVE_EXTRACT, /* the JSON */
-    SERVE_SHOT     /* the PNG */
+    SERVE_SHOT,    /* the PNG */
+    SERVE_DEBUG    /* the debug page: the shot, the blocks, every method */
 } serve_kind;
+
+/* Whether a kind's clients are people with a browser, whose errors are
+ * pages (serve_reader_error_page), not JSON. */
+static inline int serve_for_people(serve_kind k)
+{
+    return k == SERVE_READ || k == SERVE_DEBUG;
+}
 
 /* Everything a worker needs, borrowed from the request until its answer. */
 typedef struct serve_job {
@@ -101,6 +109,20 @@ char *serve_reader_page(glance_result *res, const char *src, int link_base, size
  * out of memory. */
 char *serve_reader_error_page(int code, const char *status, const char *message, const char *src,
                               size_t *len);
+
+/* ---- the debug page (debug.c) ------------------------------------------- */
+
+/* The debug page of GET /debug and POST /debug: from the result's JSON
+ * (`json`, with every method's answer and the scorer's blocks explained)
+ * and its shot (`png`, `png_len`; NULL: none), one HTML page: the shot,
+ * each block drawn on it shown when chosen in the table, the blocks (rank,
+ * probability, what became of each, the start of its text, the three
+ * features that moved it most), each method's answer and status, the
+ * metadata, the timings. `src`: the page's address (NULL: unknown).
+ * malloc'd, *len its length; NULL when out of memory or the JSON is not
+ * glance's. */
+char *serve_debug_page(const char *json, const unsigned char *png, size_t png_len, const char *src,
+                       size_t *len);
 
 /* ---- the workers (workers.c) -------------------------------------------- */
 

@@ -249,7 +249,7 @@ static int end_worker(serve_workers *w, slot *s)
  * worker had to be ended (killed or gone). */
 static int run_on_worker(serve_workers *w, slot *s, const serve_job *job, serve_answer *a)
 {
-    int reader = job->kind == SERVE_READ;
+    int reader = serve_for_people(job->kind);
     double deadline = job->t0 + w->budget_ms;
     if (s->fd < 0 && respawn(w, s) != 0) {
         serve_error_as(a, reader, 503, "busy", "no worker could be started", job->url);
@@ -384,7 +384,7 @@ static void *dispatcher(void *arg)
         serve_answer a;
         int ended = 0, ran = 0;
         if (draining) {
-            serve_error_as(&a, it->job->kind == SERVE_READ, 503, "busy",
+            serve_error_as(&a, serve_for_people(it->job->kind), 503, "busy",
                            "the server is shutting down", it->job->url);
             a.retry_after = 1;
             serve_metrics_refused(w->metrics, SERVE_REFUSED_STOPPING);
@@ -393,7 +393,7 @@ static void *dispatcher(void *arg)
              * later were served in turn before it): less is left of its
              * budget than a job takes. Run, it would most likely hold a
              * worker until killed at the budget, for a 504. */
-            serve_error_as(&a, it->job->kind == SERVE_READ, 503, "busy",
+            serve_error_as(&a, serve_for_people(it->job->kind), 503, "busy",
                            "waited for a worker until too little of the time budget was left",
                            it->job->url);
             a.retry_after = 1;
@@ -566,10 +566,10 @@ int serve_workers_submit(serve_workers *w, const serve_job *job, serve_done_fn d
         free(it);
         free(fresh);
         if (!it || !fresh) {
-            serve_error_as(refused, job->kind == SERVE_READ, 500, "nomem", why, job->url);
+            serve_error_as(refused, serve_for_people(job->kind), 500, "nomem", why, job->url);
             return -1;
         }
-        serve_error_as(refused, job->kind == SERVE_READ, 503, "busy", why, job->url);
+        serve_error_as(refused, serve_for_people(job->kind), 503, "busy", why, job->url);
         /* When the jobs now ahead of it should be done: seconds, rounded
          * up. */
         refused->retry_after = wait > 1000 ? (int)((wait + 999) / 1000) : 1;
@@ -664,7 +664,7 @@ void serve_workers_drain(serve_workers *w)
     for (item *it = head, *next; it; it = next) {
         next = it->next;
         serve_answer a;
-        serve_error_as(&a, it->job->kind == SERVE_READ, 503, "busy", "the server is shutting down",
+        serve_error_as(&a, serve_for_people(it->job->kind), 503, "busy", "the server is shutting down",
                        it->job->url);
         a.retry_after = 1;
         serve_metrics_refused(w->metrics, SERVE_REFUSED_STOPPING);
