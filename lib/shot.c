@@ -815,8 +815,11 @@ static glance_status shot_surface(glance_context *ctx, glance_result *res,
         return GLANCE_EOPTION; /* never laid out, or by a browser without a screenshot */
     if (opts->max_height < 1 || opts->max_height > SHOT_MAX_SIDE)
         return GLANCE_EOPTION;
-    int w = res->window_w;
-    double h0 = res->window_h, h1 = dom_doc_height(res->dom), page_h;
+    /* The layout viewport the page was laid out in: a phone's window lays
+     * a page without a meta viewport out 980 px wide (render/viewport.c),
+     * and the shot shows all of it. */
+    int w = res->page.window_w > 0 ? res->page.window_w : res->window_w;
+    double h0 = res->page.window_h > 0 ? res->page.window_h : res->window_h, h1 = dom_doc_height(res->dom), page_h;
     if (opts->full) {
         page_h = fmax(h0, h1);
     } else if (result_gce(res)) {

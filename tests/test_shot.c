@@ -175,6 +175,15 @@ static void png_has_the_requested_size(void **state)
     assert_true(im.w == 1920 && im.h == 1000);
     cairo_surface_destroy(im.s);
     glance_result_free(res);
+
+    /* A phone's window: a page without a meta viewport is laid out 980 px
+     * wide (render/viewport.c), and the shot shows that width, not the
+     * 360 px of the window (which would cut the page's right part off). */
+    res = extract("viewport-none.html", 360, 740, "auto");
+    im = shoot(res, 1, 0, 0);
+    assert_int_equal(im.w, 980);
+    cairo_surface_destroy(im.s);
+    glance_result_free(res);
 }
 
 /* The bold outline of the answer runs along its box, just outside it: the
