@@ -12,16 +12,24 @@ HTML, a broken line) carries the status glance batch gives it ("fetch",
 write_warc(path, pages) writes pages as a WARC file, gzip per record, as
 Common Crawl publishes them (the tests make theirs with it).
 """
+from __future__ import annotations
+
 import gzip
 import io
 import json
+import os
 import uuid
 import zlib
+from typing import IO, Any, Dict, Iterable, Iterator, List, Mapping, Union
 
 __all__ = ["read_records", "read_jsonl", "read_warc", "write_warc"]
 
 
-def _open(path):
+Record = Dict[str, Any]
+Path = Union[str, "os.PathLike[str]"]
+
+
+def _open(path: Path) -> IO[bytes]:
     f = open(path, "rb")
     head = f.read(2)
     f.seek(0)
@@ -30,11 +38,11 @@ def _open(path):
     return f
 
 
-def read_records(path):
+def read_records(path: Path) -> Iterator[Record]:
     """The records of a JSON-lines or WARC file (either may be gzip data),
     told apart by their first bytes as glance batch tells them."""
     with _open(path) as f:
-        first = f.peek(5)[:5] if hasattr(f, "peek") else b""
+        first = f.peek(5)[:5] if hasattr(f, "peek") else b""  # type: ignore[attr-defined]
         if not first:
             pos = f.tell()
             first = f.read(5)
@@ -43,12 +51,12 @@ def read_records(path):
         yield from reader(f)
 
 
-def read_jsonl(path):
+def read_jsonl(path: Path) -> Iterator[Record]:
     with _open(path) as f:
         yield from _jsonl(f)
 
 
-def read_warc(path):
+def read_warc(path: Path) -> Iterator[Record]:
     with _open(path) as f:
         yield from _warc(f)
 
@@ -207,12 +215,12 @@ def _warc(f):
         yield rec
 
 
-def write_warc(path, pages):
+def write_warc(path: Path, pages: Iterable[Mapping[str, Any]]) -> List[str]:
     """Writes `pages`, dicts {"url", "html" (bytes or str), "charset"?,
     "id"?, "status"? (HTTP, 200), "content_type"?, "headers"? (more HTTP
     headers, a list of (name, value))}, as WARC response records, one gzip
     member each, after a warcinfo record. Returns the record ids."""
-    ids = []
+    ids: List[str] = []
     with open(path, "wb") as out:
         def record(fields, block):
             head = "WARC/1.0\r\n" + "".join("%s: %s\r\n" % kv for kv in fields)
