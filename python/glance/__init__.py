@@ -144,7 +144,7 @@ def library_version() -> str:
 
 __version__ = library_version()
 
-STATUS_NAMES = {i: _s(_lib.glance_status_name(i)) for i in range(17)}
+STATUS_NAMES: Dict[int, str] = {i: _s(_lib.glance_status_name(i)) or str(i) for i in range(17)}
 
 
 def options() -> List[Dict[str, Optional[str]]]:
@@ -226,13 +226,13 @@ def _context() -> int:
     ctx = getattr(_local, "ctx", None)
     if ctx is None:
         ctx = _local.ctx = _Context()
-    return ctx.ptr
+    return int(ctx.ptr)
 
 
 def _finish(st: int, res: Optional[int]) -> Dict[str, Any]:
     try:
         text = _lib.glance_result_json(res) if res else None
-        result = json.loads(text) if text else None
+        result: Optional[Dict[str, Any]] = json.loads(text) if text else None
         if st == 0:
             return result if result is not None else {}
         name = STATUS_NAMES.get(st, str(st))
