@@ -76,7 +76,7 @@ echo "install: pkg-config: built against libglance.so and ran"
 
 # pkg-config --static: libglance.a and the private dependencies glance.pc
 # lists; libglance.so is not needed at run time.
-# As README.md shows it: -l:libglance.a for -lglance.
+# As docs/library.md shows it: -l:libglance.a for -lglance.
 libs=$(pkg-config --static --libs glance | sed 's/\(^\| \)-lglance\( \|$\)/ -l:libglance.a /')
 # shellcheck disable=SC2046,SC2086
 $CC -o consumer-static consumer.c $(pkg-config --cflags glance) $libs || fail "pkg-config --static build"
