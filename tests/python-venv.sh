@@ -2,8 +2,8 @@
 # tests/python-venv.sh PYTHON MODULE[,MODULE] SOURCE_DIR TEST.py...: installs
 # SOURCE_DIR/python with pip into a fresh virtual environment (Debian's
 # python3-venv; --system-site-packages, so that Debian's pytest and Dask
-# serve; --no-build-isolation --no-index, so that pip builds it with the
-# environment's own setuptools and asks no package index), then runs the
+# serve the tests; --no-index: the package's own build backend needs
+# nothing from a package index), then runs the
 # tests with pytest from outside the source tree, against the installed
 # package. Skipped (exit 77) with a line naming the Debian package when
 # python3, python3-venv or a module is missing, unless CI=true, where a
@@ -35,11 +35,8 @@ done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$py" -m venv --system-site-packages "$tmp/venv"
-# A copy: setuptools builds in the folder it is given (build/, *.egg-info).
-cp -R "$src/python" "$tmp/python"
-rm -rf "$tmp/python/build" "$tmp/python"/*.egg-info
-"$tmp/venv/bin/python" -m pip install -q --no-build-isolation --no-index --no-deps \
-    --disable-pip-version-check "$tmp/python" >"$tmp/pip.log" 2>&1 || {
+PYTHONDONTWRITEBYTECODE=1 "$tmp/venv/bin/python" -m pip install -q --no-index --no-deps \
+    --disable-pip-version-check "$src/python" >"$tmp/pip.log" 2>&1 || {
     cat "$tmp/pip.log"
     echo "FAIL: pip install ./python into a fresh virtual environment"
     exit 1
