@@ -5,7 +5,7 @@
  * that one row come the default, the parsing of a value given as text (a
  * command-line flag, a query parameter, glance_options_set), the check of
  * its range, the text of the current value and the documentation (--help,
- * the README's table). So a parameter is added in one place and is
+ * docs/options.md's table). So a parameter is added in one place and is
  * reachable everywhere, and no two lists of fields can drift apart.
  */
 #ifndef GLANCE_BASE_PARAM_H

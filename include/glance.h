@@ -147,7 +147,7 @@ typedef struct glance_geometry glance_geometry; /* another engine's boxes, below
  * Keys: the page's options ("window", "max_depth", "timeout", ...) and each
  * method's ("gce.alpha", "danag.gap", "classic.min_share", ...);
  * glance_option_describe lists them all with their types, ranges, defaults
- * and documentation, and README.md has the same table. '-' and '_' are the
+ * and documentation, and docs/options.md has the same table. '-' and '_' are the
  * same in a key. Values: numbers as C writes them; sizes in bytes, with k,
  * M or G for powers of 1024; durations in seconds, or with "ms", "s" or
  * "min"; switches "on"/"off" (or 1/0, true/false, yes/no); a window "WxH". */

@@ -5,7 +5,7 @@
  * each method's (methods/: its descriptor's table, its block of
  * params_size bytes here). The defaults, the checks, glance_options_set and
  * _get, glance_option_describe (behind --help, the command's flags, serve's
- * query parameters and the README's table) read the same rows. */
+ * query parameters and docs/options.md's table) read the same rows. */
 #ifndef GLANCE_LIB_OPTIONS_H
 #define GLANCE_LIB_OPTIONS_H
 

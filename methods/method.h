@@ -5,7 +5,7 @@
  * default, one line of documentation; see base/param.h), how to run it on
  * the shared laid-out tree, and what it reports in the JSON. The options,
  * their defaults and checks, --help, the command-line flags, serve's query
- * parameters and the README's table all come from these tables (lib/), and
+ * parameters and docs/options.md's table all come from these tables (lib/), and
  * the result keeps one run record per method (lib/result.h), so adding a
  * method is one file here and one line of registry.def.
  *
@@ -116,7 +116,7 @@ int method_answer_fill(const method_page *pg, method_answer *a);
 typedef struct method_desc {
     const char *name;      /* "gce": --method, the JSON, its parameters' prefix */
     const char *title;     /* for people: "GCE", "node characteristics" */
-    const char *doc;       /* one line for --help and the README */
+    const char *doc;       /* one line for --help and docs/options.md */
     const char *json_key;  /* the key of its details in the JSON (usually name) */
     /* Parameters: the table, whose keys start with "name.", and the size of
      * the struct its offsets point into (the options keep one per method). */

@@ -88,7 +88,7 @@ void css_index_generated_reset(css_index *ix, double to);
  * CSS litehtml 0.6 reads wrongly written in forms it reads: :is(),
  * :where() and :not() of a list, nesting, @layer and @supports blocks,
  * media query ranges and the media features it does not know, logical
- * properties (the README's paragraphs after flexbox and grid).
+ * properties (docs/how-glance-sees-a-page.md, and render/README.md).
  * Malloc'd, NUL-terminated; NULL when out of memory. */
 char *css_filter(css_index *ix, const char *css, size_t len, size_t *out_len);
 

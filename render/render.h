@@ -53,7 +53,7 @@ typedef struct render_opts {
     size_t max_words;       /* words of text (the same scan); 0: no check */
     int max_doc_height;     /* laid-out height in px; 0: no check */
     size_t max_style_bytes; /* the page's <style> text in all; 0: no cap */
-    /* What litehtml builds beyond the tags (README, Hostile input); 0: no check.
+    /* What litehtml builds beyond the tags (docs/limits.md); 0: no check.
      * Spans are clamped as browsers clamp them (RENDER_MAX_COLSPAN,
      * RENDER_MAX_ROWSPAN) whatever these say. */
     size_t max_table_cells; /* grid cells of all tables, empty ones that spans

@@ -23,7 +23,7 @@
 #include "opts.h"
 #include "run.h"
 
-/* The overlay's colours, as the legend and README name them. */
+/* The overlay's colours, as the legend and docs/shot.md name them. */
 #define ANSWER_RGB 0xe6007e
 static const double EDGE_RGB[3] = {0.16, 0.35, 0.86}, EDGE_A = 0.22;
 static const double LINK_RGB[3] = {1.00, 0.47, 0.00}, LINK_A = 0.30;

@@ -38,7 +38,7 @@
 // digits, '-' and ':' is not a node either, its children count as its
 // parent's, and text never runs across its edges; tag names are lower case.
 
-import { readFileSync, writeFileSync, existsSync, statSync } from 'node:fs';
+import { readFileSync, writeFileSync, existsSync, statSync, mkdirSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
@@ -268,6 +268,16 @@ function toJson(b) {
 
 async function main() {
     const args = parseArgs(process.argv.slice(2));
+    // --out-dir DIR is made when missing (with its parents), before the
+    // browser starts: a folder that cannot be made is one error, not one per page.
+    if (args.outDir) {
+        try {
+            mkdirSync(args.outDir, { recursive: true });
+        } catch (e) {
+            process.stderr.write(`chromium-boxes: --out-dir ${args.outDir}: ${e.message}\n`);
+            process.exit(2);
+        }
+    }
     const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
     let failed = 0;
     try {

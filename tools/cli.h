@@ -4,7 +4,7 @@
 
 #include "glance.h"
 
-/* Exit statuses, documented in --help and README.md. */
+/* Exit statuses, documented in --help and docs/extract.md. */
 enum {
     EXIT_CONTENT = 0,
     EXIT_NOCONTENT = 1,

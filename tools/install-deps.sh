@@ -11,9 +11,11 @@
 # DejaVu, and Noto CJK for Chinese, Japanese and Korean; and Debian's
 # chromium, the browser of --engine chromium (and auto), which glance drives
 # over the DevTools protocol from C (no Node.js). Then, for the
-# tests of the Python package and of a Dask run, Debian's python3 with
+# tests of the Python package (installed with pip into a fresh virtual
+# environment: python3-venv) and of a Dask run, Debian's python3 with
 # python3-pytest and python3-distributed: where they cannot be installed,
-# a line says so and those tests are skipped (tests/python.sh).
+# a line says so and those tests are skipped (tests/python.sh,
+# tests/python-venv.sh; not under CI=true, where they fail).
 # --no-install-recommends throughout: recommended packages (matplotlib's,
 # through Dask) bring fonts that change glance's text measurement.
 set -eu
@@ -24,7 +26,7 @@ libharfbuzz-dev libjson-c-dev libcmocka-dev cmark-gfm zlib1g-dev
 libcurl4-openssl-dev ca-certificates libuchardet-dev libmicrohttpd-dev libjemalloc-dev
 fonts-liberation2 fonts-dejavu-core fonts-noto-cjk fontconfig chromium"
 
-OPTIONAL="python3 python3-pytest python3-distributed"
+OPTIONAL="python3 python3-venv python3-pytest python3-distributed"
 
 missing_of() {
     for p in "$@"; do

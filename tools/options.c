@@ -138,14 +138,14 @@ static void cell(const char *s)
         fputs(*s == '|' ? "\\|" : (char[2]){*s, 0}, stdout);
 }
 
-/* glance options: the library's options as the README's Markdown table,
- * so that the README is made from the same rows (tests/test_cli.c checks
- * it is). */
+/* glance options: the library's options as the manual's Markdown table,
+ * so that docs/options.md is made from the same rows (tools/docs-options.sh;
+ * tests/test_cli.c checks it is). */
 int cmd_options(int argc, char **argv)
 {
     if (argc > 1 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
         puts("usage: glance options\n\nPrints every option of the library (key, range, default,\n"
-             "meaning) as a Markdown table: the table of README.md.");
+             "meaning) as a Markdown table: the table of docs/options.md.");
         return 0;
     }
     if (argc > 1 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")))

@@ -20,16 +20,21 @@ child process the library forks, killed past time_budget and a second and
 bounded by max_memory (a GlanceError "costly" or "nomem"), rather than in
 this process, where a page costly within the layout runs to its end.
 
-The library: $GLANCE_LIBRARY when set (a path), else libglance.so.0.2 as the
-dynamic loader finds it (an installed glance). Each thread gets its own
+The library, the first of: $GLANCE_LIBRARY when set (a path; nothing else
+is tried then); libglance.so.0.2 as the dynamic loader finds it (an
+installed glance: the Debian package libglance0, cmake --install); a build
+folder beside this package (../../build/lib of a source tree's python/glance,
+or $GLANCE_BUILD_DIR/lib). The ImportError says what was tried. Each thread gets its own
 glance context (fonts), made on first use; ctypes lets go of the GIL
 during an extraction, so threads extract in parallel.
 """
+from __future__ import annotations
+
 import ctypes
-import ctypes.util
 import json
 import os
 import threading
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
 from . import records  # noqa: F401  (glance.records: JSON lines and WARC)
 
@@ -45,7 +50,8 @@ class GlanceError(Exception):
     library's one line) and .result (the JSON as a dict when the page got
     that far, else None)."""
 
-    def __init__(self, status, name, message, result=None):
+    def __init__(self, status: int, name: str, message: Optional[str],
+                 result: Optional[Dict[str, Any]] = None) -> None:
         super().__init__("%s: %s" % (name, message))
         self.status = status
         self.name = name
@@ -57,15 +63,34 @@ class NoContent(GlanceError):
     """The page was laid out, but no main content was found."""
 
 
-def _load():
-    path = os.environ.get("GLANCE_LIBRARY")
-    if not path:
-        path = _SONAME
+def _candidates() -> List[str]:
+    """Where libglance.so is looked for, in order (GLANCE_LIBRARY alone when
+    set)."""
+    env = os.environ.get("GLANCE_LIBRARY")
+    if env:
+        return [env]
+    here = os.path.dirname(os.path.abspath(__file__))
+    builds = [os.environ["GLANCE_BUILD_DIR"]] if os.environ.get("GLANCE_BUILD_DIR") else []
+    builds.append(os.path.join(here, "..", "..", "build"))
+    return [_SONAME] + [os.path.normpath(os.path.join(b, "lib", _SONAME)) for b in builds]
+
+
+def _open_library() -> ctypes.CDLL:
+    tried = []
+    for path in _candidates():
         try:
-            ctypes.CDLL(path)
-        except OSError:
-            path = ctypes.util.find_library("glance") or _SONAME
-    lib = ctypes.CDLL(path)
+            return ctypes.CDLL(path)
+        except OSError as e:
+            where = "GLANCE_LIBRARY=" + path if path == os.environ.get("GLANCE_LIBRARY") else \
+                path + (" (the system's library path)" if path == _SONAME else " (a build folder)")
+            tried.append("%s: %s" % (where, e))
+    raise ImportError("glance: cannot load libglance.so; tried:\n  " + "\n  ".join(tried) +
+                      "\nInstall libglance0 (Debian) or glance (cmake --install), or set "
+                      "GLANCE_LIBRARY to the path of libglance.so")
+
+
+def _load() -> ctypes.CDLL:
+    lib = _open_library()
     c_char_p, c_void_p, c_int, c_size_t = ctypes.c_char_p, ctypes.c_void_p, ctypes.c_int, ctypes.c_size_t
     sig = {
         "glance_version": (c_char_p, []),
@@ -108,21 +133,21 @@ _lib.glance_option_describe.restype = ctypes.c_int
 _lib.glance_option_describe.argtypes = [ctypes.c_int, ctypes.POINTER(_OptionInfo)]
 
 
-def _s(b):
+def _s(b: Optional[bytes]) -> Optional[str]:
     return None if b is None else b.decode("utf-8", "replace")
 
 
-def library_version():
+def library_version() -> str:
     """The version of the libglance.so loaded ("0.2.0")."""
-    return _s(_lib.glance_version())
+    return _s(_lib.glance_version()) or ""
 
 
 __version__ = library_version()
 
-STATUS_NAMES = {i: _s(_lib.glance_status_name(i)) for i in range(17)}
+STATUS_NAMES: Dict[int, str] = {i: _s(_lib.glance_status_name(i)) or str(i) for i in range(17)}
 
 
-def options():
+def options() -> List[Dict[str, Optional[str]]]:
     """Every option of the library: a list of dicts {key, group, type,
     default, choices, doc}, as `glance options` prints them."""
     out = []
@@ -136,21 +161,22 @@ def options():
     return out
 
 
-def methods():
+def methods() -> List[str]:
     """The names "method" takes besides auto and all ("gce", "bte", ...)."""
-    return [_s(_lib.glance_method_name(i)) for i in range(_lib.glance_method_count())]
+    return [_s(_lib.glance_method_name(i)) or "" for i in range(_lib.glance_method_count())]
 
 
 # A keyword's option key: "gce_alpha" is "gce.alpha" (a method's options
 # are "METHOD.NAME"); a page's option is its own key ("max_depth").
-_KEYS = {}
+_KEYS: Dict[str, str] = {}
 for _o in options():
-    _KEYS[_o["key"].replace(".", "_")] = _o["key"]
+    _key = _o["key"] or ""
+    _KEYS[_key.replace(".", "_")] = _key
     if _o["alias"]:
-        _KEYS.setdefault(_o["alias"].replace("-", "_"), _o["key"])
+        _KEYS.setdefault(_o["alias"].replace("-", "_"), _key)
 
 
-def _value(v):
+def _value(v: Any) -> str:
     if v is True:
         return "on"
     if v is False:
@@ -163,7 +189,8 @@ def _value(v):
 class _Options:
     """A glance_options built from keywords, freed with the object."""
 
-    def __init__(self, options=None, kw=None):
+    def __init__(self, options: Optional[Mapping[str, Any]] = None,
+                 kw: Optional[Mapping[str, Any]] = None) -> None:
         self.ptr = _lib.glance_options_new()
         if not self.ptr:
             raise MemoryError("glance_options_new")
@@ -174,19 +201,19 @@ class _Options:
                 msg = _s(_lib.glance_options_error(self.ptr))
                 raise GlanceError(st, STATUS_NAMES.get(st, str(st)), msg)
 
-    def __del__(self):
+    def __del__(self) -> None:
         if getattr(self, "ptr", None):
             _lib.glance_options_free(self.ptr)
             self.ptr = None
 
 
 class _Context:
-    def __init__(self):
+    def __init__(self) -> None:
         self.ptr = _lib.glance_context_new()
         if not self.ptr:
             raise GlanceError(8, "fonts", "cannot set up fonts (is fontconfig configured and a font installed?)")
 
-    def __del__(self):
+    def __del__(self) -> None:
         if getattr(self, "ptr", None):
             _lib.glance_context_free(self.ptr)
             self.ptr = None
@@ -195,19 +222,19 @@ class _Context:
 _local = threading.local()
 
 
-def _context():
+def _context() -> int:
     ctx = getattr(_local, "ctx", None)
     if ctx is None:
         ctx = _local.ctx = _Context()
-    return ctx.ptr
+    return int(ctx.ptr)
 
 
-def _finish(st, res):
+def _finish(st: int, res: Optional[int]) -> Dict[str, Any]:
     try:
         text = _lib.glance_result_json(res) if res else None
-        result = json.loads(text) if text else None
+        result: Optional[Dict[str, Any]] = json.loads(text) if text else None
         if st == 0:
-            return result
+            return result if result is not None else {}
         name = STATUS_NAMES.get(st, str(st))
         message = _s(_lib.glance_result_message(res, st))
         if st == 1:
@@ -218,7 +245,9 @@ def _finish(st, res):
             _lib.glance_result_free(res)
 
 
-def extract(html, url=None, charset=None, options=None, **kw):
+def extract(html: Union[str, bytes, bytearray, memoryview], url: Optional[str] = None,
+            charset: Optional[str] = None, options: Optional[Mapping[str, Any]] = None,
+            **kw: Any) -> Dict[str, Any]:
     """The main content of a page: `html` as str (read as UTF-8) or bytes
     (in `charset`, the one its Content-Type named, else as a BOM, <meta> or
     detection say). `url` is where it came from (http or https: relative
@@ -239,7 +268,7 @@ def extract(html, url=None, charset=None, options=None, **kw):
     return _finish(st, res.value)
 
 
-def extract_url(url, options=None, **kw):
+def extract_url(url: str, options: Optional[Mapping[str, Any]] = None, **kw: Any) -> Dict[str, Any]:
     """Fetches `url` (http or https) with its stylesheets and extracts it,
     as extract() does; a page that cannot be fetched raises GlanceError
     ("fetch", "timeout", "badurl", ...)."""
@@ -249,13 +278,16 @@ def extract_url(url, options=None, **kw):
     return _finish(st, res.value)
 
 
-def extract_record(record, fields=("title", "text"), options=None, **kw):
+def extract_record(record: Mapping[str, Any], fields: Sequence[str] = ("title", "text"),
+                   options: Optional[Mapping[str, Any]] = None, **kw: Any) -> Dict[str, Any]:
     """A record of glance.records (a JSON line's or a WARC response's) as
     `glance batch` answers it: {"id", "status", the fields asked for, and
     "message" when the status is not ok or nocontent}. Never raises for the
     page's sake: the status says what happened."""
-    out = {"id": record.get("id")}
-    result, status, message = None, record.get("status"), record.get("message")
+    out: Dict[str, Any] = {"id": record.get("id")}
+    result: Optional[Dict[str, Any]] = None
+    status: Optional[str] = record.get("status")
+    message: Optional[str] = record.get("message")
     if status is None:
         try:
             if record.get("html") is not None:

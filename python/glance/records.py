@@ -12,25 +12,33 @@ HTML, a broken line) carries the status glance batch gives it ("fetch",
 write_warc(path, pages) writes pages as a WARC file, gzip per record, as
 Common Crawl publishes them (the tests make theirs with it).
 """
+from __future__ import annotations
+
 import gzip
 import io
 import json
+import os
 import uuid
 import zlib
+from typing import IO, Any, Dict, Iterable, Iterator, List, Mapping, Optional, Tuple, Union
 
 __all__ = ["read_records", "read_jsonl", "read_warc", "write_warc"]
 
 
-def _open(path):
+Record = Dict[str, Any]
+Path = Union[str, "os.PathLike[str]"]
+
+
+def _open(path: Path) -> IO[bytes]:
     f = open(path, "rb")
     head = f.read(2)
     f.seek(0)
     if head == b"\x1f\x8b":
-        return gzip.GzipFile(fileobj=f)  # every member, one after another
+        return gzip.GzipFile(fileobj=f)  # type: ignore[return-value]  # every member, one after another
     return f
 
 
-def read_records(path):
+def read_records(path: Path) -> Iterator[Record]:
     """The records of a JSON-lines or WARC file (either may be gzip data),
     told apart by their first bytes as glance batch tells them."""
     with _open(path) as f:
@@ -43,23 +51,23 @@ def read_records(path):
         yield from reader(f)
 
 
-def read_jsonl(path):
+def read_jsonl(path: Path) -> Iterator[Record]:
     with _open(path) as f:
         yield from _jsonl(f)
 
 
-def read_warc(path):
+def read_warc(path: Path) -> Iterator[Record]:
     with _open(path) as f:
         yield from _warc(f)
 
 
-def _jsonl(f):
+def _jsonl(f: IO[bytes]) -> Iterator[Record]:
     n = 0
     for line_no, raw in enumerate(f, 1):
         if not raw.strip():
             continue
         n += 1
-        rec = {"id": n, "url": None, "html": None, "charset": None, "status": None, "message": None}
+        rec: Record = {"id": n, "url": None, "html": None, "charset": None, "status": None, "message": None}
         try:
             o = json.loads(raw)
         except ValueError:
@@ -79,8 +87,8 @@ def _jsonl(f):
         yield rec
 
 
-def _headers(lines):
-    h = {}
+def _headers(lines: Iterable[bytes]) -> Dict[str, str]:
+    h: Dict[str, str] = {}
     for line in lines:
         name, sep, value = line.partition(b":")
         if sep:
@@ -88,7 +96,7 @@ def _headers(lines):
     return h
 
 
-def _charset(content_type):
+def _charset(content_type: str) -> Optional[str]:
     for part in content_type.split(";")[1:]:
         part = part.strip()
         if part[:8].lower() == "charset=":
@@ -98,7 +106,7 @@ def _charset(content_type):
     return None
 
 
-def _dechunk(body):
+def _dechunk(body: bytes) -> Optional[bytes]:
     out, i = bytearray(), 0
     while True:
         nl = body.find(b"\n", i)
@@ -122,7 +130,7 @@ def _dechunk(body):
             i += 1
 
 
-def _payload(rec, block):
+def _payload(rec: Record, block: bytes) -> None:
     if not block.startswith(b"HTTP/"):
         rec["html"] = block
         return
@@ -171,7 +179,7 @@ def _payload(rec, block):
     rec["charset"] = _charset(ct) if ct else None
 
 
-def _warc(f):
+def _warc(f: IO[bytes]) -> Iterator[Record]:
     n = 0
     while True:
         line = f.readline()
@@ -207,14 +215,14 @@ def _warc(f):
         yield rec
 
 
-def write_warc(path, pages):
+def write_warc(path: Path, pages: Iterable[Mapping[str, Any]]) -> List[str]:
     """Writes `pages`, dicts {"url", "html" (bytes or str), "charset"?,
     "id"?, "status"? (HTTP, 200), "content_type"?, "headers"? (more HTTP
     headers, a list of (name, value))}, as WARC response records, one gzip
     member each, after a warcinfo record. Returns the record ids."""
-    ids = []
+    ids: List[str] = []
     with open(path, "wb") as out:
-        def record(fields, block):
+        def record(fields: List[Tuple[str, str]], block: bytes) -> None:
             head = "WARC/1.0\r\n" + "".join("%s: %s\r\n" % kv for kv in fields)
             head += "Content-Length: %d\r\n\r\n" % len(block)
             out.write(gzip.compress(head.encode("utf-8") + block + b"\r\n\r\n"))

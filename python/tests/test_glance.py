@@ -6,6 +6,7 @@ import http.server
 import json
 import os
 import subprocess
+import sys
 import threading
 
 import pytest
@@ -33,6 +34,47 @@ def test_the_library_loaded_is_the_build():
         mapped = {line.split()[-1] for line in maps if "libglance" in line}
     assert mapped == {want}
     assert "gce" in glance.methods() and "auto" in glance.methods()
+
+
+def test_the_package_is_the_installed_one():
+    """Run by tests/python-venv.sh: the package imported is the one pip
+    installed into the virtual environment, with its type information, not
+    the source tree's."""
+    venv = os.environ.get("GLANCE_EXPECT_VENV")
+    if not venv:
+        pytest.skip("not run from tests/python-venv.sh")
+    here = os.path.realpath(glance.__file__)
+    assert here.startswith(os.path.realpath(venv) + os.sep), here
+    assert os.path.isfile(os.path.join(os.path.dirname(here), "py.typed"))
+
+
+def test_the_library_is_looked_for_in_order():
+    """GLANCE_LIBRARY alone when set; else the system's library path, then a
+    build folder; the error names every place tried."""
+    code = "import glance"
+    env = dict(os.environ, GLANCE_LIBRARY="/nonexistent/libglance.so.0.2")
+    r = subprocess.run([sys.executable, "-c", code], env=env, cwd="/",
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
+    assert r.returncode != 0
+    err = r.stderr.decode()
+    assert "ImportError" in err and "GLANCE_LIBRARY=/nonexistent/libglance.so.0.2" in err, err
+    env = {k: v for k, v in os.environ.items() if k not in ("GLANCE_LIBRARY", "LD_LIBRARY_PATH")}
+    env["GLANCE_BUILD_DIR"] = "/nonexistent-build"
+    probe = "import glance, sys; sys.stdout.write(open('/proc/self/maps').read())"
+    r = subprocess.run([sys.executable, "-c", probe], env=env, cwd="/",
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
+    if r.returncode == 0:  # an installed libglance0 or cmake --install: the system's
+        mapped = {line.split()[-1] for line in r.stdout.decode().splitlines() if "libglance" in line}
+        assert len(mapped) == 1 and "/nonexistent-build/" not in next(iter(mapped)), mapped
+    else:
+        err = r.stderr.decode()
+        lines = err.splitlines()
+        start = next(i for i, line in enumerate(lines) if line.endswith("cannot load libglance.so; tried:"))
+        tried = [line.strip() for line in lines[start + 1:] if line.startswith("  ")]
+        assert tried[0].startswith("libglance.so.0.2 (the system's library path)"), err
+        assert tried[1].startswith("/nonexistent-build/lib/libglance.so.0.2 (a build folder)"), err
+        assert tried[2].split(" ")[0].endswith("/build/lib/libglance.so.0.2"), err
+        assert "set GLANCE_LIBRARY" in err
 
 
 def test_extract_is_glance_extract():

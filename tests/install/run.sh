@@ -7,16 +7,32 @@
 # must link what it says (the shared library from the prefix, or none) and
 # print the fixture's title and text, the three alike and the title as the
 # installed glance command gives it.
+# tests/install/run.sh --root ROOT SOURCE_DIR: the same checks on files
+# already installed under ROOT/usr, as the Debian packages unpacked there
+# with dpkg -x (tools/package.sh): glance.pc names /usr, which
+# PKG_CONFIG_SYSROOT_DIR moves to ROOT; the man pages may be gzip'd.
 set -eu
-build=$(cd "$1" && pwd)
+root=""
+build=""
+if [ "$1" = "--root" ]; then
+    root=$(cd "$2" && pwd)
+    shift
+else
+    build=$(cd "$1" && pwd)
+fi
 src=$(cd "$2" && pwd)
 page="$src/fixtures/news.html"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "install: FAILED: $*" >&2; exit 1; }
 
-prefix="$tmp/prefix"
-cmake --install "$build" --prefix "$prefix" >"$tmp/install.log" || { cat "$tmp/install.log"; fail "cmake --install"; }
+if [ -n "$root" ]; then
+    prefix="$root/usr"
+    export PKG_CONFIG_SYSROOT_DIR="$root"
+else
+    prefix="$tmp/prefix"
+    cmake --install "$build" --prefix "$prefix" >"$tmp/install.log" || { cat "$tmp/install.log"; fail "cmake --install"; }
+fi
 
 # What was installed, wherever GNUInstallDirs put the library.
 so=$(find "$prefix" -name 'libglance.so.*.*.*' | head -n 1)
@@ -29,13 +45,14 @@ for f in "$prefix/bin/glance" "$prefix/include/glance.h" "$libdir/libglance.a" \
          "$libdir/pkgconfig/glance.pc" "$libdir/cmake/glance/glanceConfig.cmake" \
          "$libdir/cmake/glance/glanceConfigVersion.cmake" \
          "$prefix/share/man/man1/glance.1" "$prefix/share/man/man3/libglance.3"; do
-    [ -e "$f" ] || fail "not installed: ${f#"$prefix"/}"
+    [ -e "$f" ] || [ -e "$f.gz" ] || fail "not installed: ${f#"$prefix"/}"
 done
-echo "install: installed into a temporary prefix; library $soname in ${libdir#"$prefix"/}"
+echo "install: installed into ${root:+the root }${root:-a temporary prefix}; library $soname in ${libdir#"$prefix"/}"
 
 # The man pages read without groff's warnings (where groff is installed).
 if command -v groff >/dev/null 2>&1; then
     for m in "$prefix/share/man/man1/glance.1" "$prefix/share/man/man3/libglance.3"; do
+        [ -e "$m" ] || { gzip -dc "$m.gz" >"$tmp/$(basename "$m")"; m="$tmp/$(basename "$m")"; }
         w=$(groff -man -Tutf8 -ww -z "$m" 2>&1) || fail "groff: $m"
         [ -z "$w" ] || fail "groff warns on $(basename "$m"): $w"
     done
@@ -59,7 +76,7 @@ echo "install: pkg-config: built against libglance.so and ran"
 
 # pkg-config --static: libglance.a and the private dependencies glance.pc
 # lists; libglance.so is not needed at run time.
-# As README.md shows it: -l:libglance.a for -lglance.
+# As docs/library.md shows it: -l:libglance.a for -lglance.
 libs=$(pkg-config --static --libs glance | sed 's/\(^\| \)-lglance\( \|$\)/ -l:libglance.a /')
 # shellcheck disable=SC2046,SC2086
 $CC -o consumer-static consumer.c $(pkg-config --cflags glance) $libs || fail "pkg-config --static build"
