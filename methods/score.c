@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/clock.h"
 #include "methods/method.h"
 #include "methods/score_model.h"
 
@@ -135,6 +136,11 @@ typedef struct state {
     const score_model *decides; /* the stage whose probability is s->p */
     const score_model *stage1;
     method_score_block *view;   /* each block as the shot and --explain show it */
+    /* The run's parts in milliseconds: the blocks and their features, the
+     * votes (the other methods run on first asking, and each block's share
+     * in their answers), the two forests with stage two's context, and the
+     * answer assembled from the probabilities (-1: not reached). */
+    double ms_features, ms_votes, ms_forests, ms_assembly;
 } state;
 
 static void state_free(void *st)
@@ -516,6 +522,8 @@ static int run(const method_page *pg, const void *pp, void *st, method_answer *o
     s->features = pa->features;
     s->explain = pa->explain;
     s->threshold = pa->threshold;
+    s->ms_features = s->ms_votes = s->ms_forests = s->ms_assembly = -1;
+    double t0 = base_now_ms(), t_forests = -1;
     if (extract_blocks_make(pg->dom, &s->blocks) != 0)
         return -1;
     extract_blocks *b = &s->blocks;
@@ -536,6 +544,8 @@ static int run(const method_page *pg, const void *pp, void *st, method_answer *o
                                N_FEATURES) != 0)
         goto done;
     /* The votes: the share of each block's characters in each answer. */
+    double t_votes = base_now_ms();
+    s->ms_features = t_votes - t0;
     text_chars = malloc((b->n_texts ? b->n_texts : 1) * sizeof *text_chars);
     if (!text_chars)
         goto done;
@@ -575,6 +585,8 @@ static int run(const method_page *pg, const void *pp, void *st, method_answer *o
             s->f[i * N_FEATURES + EXTRACT_N_FEATURES + v] = all ? (float)in / (float)all : 0;
         }
     }
+    t_forests = base_now_ms();
+    s->ms_votes = t_forests - t_votes;
     if (m->n_features != N_STAGE1 || (m2->n_trees && m2->n_features != N_FEATURES)) {
         /* The features are there to be fitted on (score.features); no
          * block is scored by a model that reads others. */
@@ -587,6 +599,9 @@ static int run(const method_page *pg, const void *pp, void *st, method_answer *o
         context(b, s->p, s->f, N_FEATURES, count) != 0 ||
         (m2->n_trees && score_model_run(m2, s->f, b->n, N_FEATURES, s->p) != 0))
         goto done;
+    double t_assembly = base_now_ms();
+    s->ms_forests = t_assembly - t_forests;
+    t_forests = -1;
     s->decides = m2->n_trees ? m2 : m;
     s->stage1 = m;
     if (view_make(s) != 0)
@@ -730,7 +745,10 @@ static int run(const method_page *pg, const void *pp, void *st, method_answer *o
     } else if (rc == 1) {
         snprintf(out->why, sizeof out->why, "score: no block scored as main content");
     }
+    s->ms_assembly = base_now_ms() - t_assembly;
 done:
+    if (t_forests >= 0 && s->ms_forests < 0)
+        s->ms_forests = base_now_ms() - t_forests;
     free(pinned);
     free(text_chars);
     free(member);
@@ -969,6 +987,13 @@ static json_object *details(const method_page *pg, const void *st)
     json_object_object_add(o, "before_headline_left_out",
                            json_object_new_int64((int64_t)s->before_h1));
     json_object_object_add(o, "fallback", json_object_new_boolean(s->fallback));
+    json_object *ms = json_object_new_object();
+    const double parts[] = {s->ms_features, s->ms_votes, s->ms_forests, s->ms_assembly};
+    const char *const part_names[] = {"features", "votes", "forests", "assembly"};
+    for (size_t i = 0; i < 4; i++)
+        if (parts[i] >= 0)
+            json_object_object_add(ms, part_names[i], json_object_new_double(parts[i]));
+    json_object_object_add(o, "ms_parts", ms);
     json_object_object_add(o, "model", method_json_str(m->fitted));
     if (s->explain && s->view)
         json_object_object_add(o, "explain", explain_json(s));
