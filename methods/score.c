@@ -383,6 +383,39 @@ static void forests_make(void)
     complete_make(&score_model_chromium2, &forests[3]);
 }
 
+/* Eight blocks of the scorer's features (N_FEATURES apart) down a
+ * complete tree of the fitted depth, 6, which the compiler unrolls: the
+ * steps of run_chunk's loop, a test's address and the next node's index
+ * worked out with fewer instructions (2i + 2 less one when below is
+ * 2i + 1 + not below, a NaN never below either way). */
+static void run_eight_6(const struct forest_test *ts, const float *lv, size_t inner,
+                        const float *x, double *sum)
+{
+    size_t i0 = 0, i1 = 0, i2 = 0, i3 = 0, i4 = 0, i5 = 0, i6 = 0, i7 = 0;
+#define STEP(i, j)                                                                                \
+    i = 2 * i + 2 - (x[(j) * N_FEATURES + ts[i].feature] < ts[i].threshold)
+#pragma GCC unroll 6
+    for (int d = 0; d < 6; d++) {
+        STEP(i0, 0);
+        STEP(i1, 1);
+        STEP(i2, 2);
+        STEP(i3, 3);
+        STEP(i4, 4);
+        STEP(i5, 5);
+        STEP(i6, 6);
+        STEP(i7, 7);
+    }
+#undef STEP
+    sum[0] += lv[i0 - inner];
+    sum[1] += lv[i1 - inner];
+    sum[2] += lv[i2 - inner];
+    sum[3] += lv[i3 - inner];
+    sum[4] += lv[i4 - inner];
+    sum[5] += lv[i5 - inner];
+    sum[6] += lv[i6 - inner];
+    sum[7] += lv[i7 - inner];
+}
+
 /* Blocks [k0, n) of score_model_run through every tree, in the trees'
  * order: each block's sum is the one a run block by block gives. */
 static void run_chunk(const score_model *m, const complete_forest *c, const float *f, size_t k0,
@@ -395,6 +428,9 @@ static void run_chunk(const score_model *m, const complete_forest *c, const floa
             /* Eight blocks at a time go down side by side: each step of
              * one waits on its last, not on the others'. */
             size_t k = k0;
+            if (c->depth == 6 && stride == N_FEATURES)
+                for (; k + 8 <= n; k += 8)
+                    run_eight_6(ts, lv, c->inner, f + k * stride, sum + k);
             for (; k + 8 <= n; k += 8) {
                 size_t i[8] = {0, 0, 0, 0, 0, 0, 0, 0};
                 const float *x = f + k * stride;
