@@ -774,8 +774,9 @@ static int run(const method_page *pg, const void *pp, void *st, method_answer *o
         out->node = classic->node;
         out->span = classic->span;
         out->text = strdup(classic->text);
-        out->html = strdup(classic->html);
-        rc = out->text && out->html ? 0 : -1;
+        /* NULL when it is GCE's element whole: method_answer_fill writes it. */
+        out->html = classic->html ? strdup(classic->html) : NULL;
+        rc = out->text && (out->html || !classic->html) ? 0 : -1;
     } else if (rc == 1 && classic_why[0]) {
         snprintf(out->why, sizeof out->why, "%s", classic_why);
     } else if (rc == 1) {
