@@ -373,15 +373,19 @@ static void complete_make(const score_model *m, complete_forest *c)
     *c = k;
 }
 
+/* Each made on its first use only: a page laid out by litehtml never reads
+ * the Chromium models, and making the four was 7M instructions, a quarter
+ * of a modern-dev page's extraction, paid by every process that extracts
+ * one page (glance extract FILE, a fresh worker). */
 static complete_forest forests[4];
-static pthread_once_t forests_once = PTHREAD_ONCE_INIT;
-static void forests_make(void)
-{
-    complete_make(&score_model_default, &forests[0]);
-    complete_make(&score_model_stage2, &forests[1]);
-    complete_make(&score_model_chromium, &forests[2]);
-    complete_make(&score_model_chromium2, &forests[3]);
-}
+static pthread_once_t forests_once[4] = {PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT,
+                                         PTHREAD_ONCE_INIT};
+static void forest_make_0(void) { complete_make(&score_model_default, &forests[0]); }
+static void forest_make_1(void) { complete_make(&score_model_stage2, &forests[1]); }
+static void forest_make_2(void) { complete_make(&score_model_chromium, &forests[2]); }
+static void forest_make_3(void) { complete_make(&score_model_chromium2, &forests[3]); }
+static void (*const forest_make[4])(void) = {forest_make_0, forest_make_1, forest_make_2,
+                                             forest_make_3};
 
 /* Eight blocks of the scorer's features (N_FEATURES apart) down a
  * complete tree of the fitted depth, 6, which the compiler unrolls: the
@@ -477,12 +481,16 @@ static void run_chunk(const score_model *m, const complete_forest *c, const floa
  * the run's first-level misses). */
 int score_model_run(const score_model *m, const float *f, size_t n, size_t stride, float *out)
 {
-    pthread_once(&forests_once, forests_make);
-    const complete_forest *c = m == &score_model_default     ? &forests[0]
-                               : m == &score_model_stage2    ? &forests[1]
-                               : m == &score_model_chromium  ? &forests[2]
-                               : m == &score_model_chromium2 ? &forests[3]
-                                                             : NULL;
+    int which = m == &score_model_default     ? 0
+                : m == &score_model_stage2    ? 1
+                : m == &score_model_chromium  ? 2
+                : m == &score_model_chromium2 ? 3
+                                              : -1;
+    const complete_forest *c = NULL;
+    if (which >= 0) {
+        pthread_once(&forests_once[which], forest_make[which]);
+        c = &forests[which];
+    }
     double *sum = malloc((n ? n : 1) * sizeof *sum);
     if (!sum)
         return -1;
