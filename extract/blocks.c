@@ -7,6 +7,7 @@
 #include <hb.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -308,7 +309,35 @@ enum {
     A_BODY_PROP = 1 << 10, A_BUTTON = 1 << 11, A_CLS_SHIFT = 12
 };
 
-static unsigned own_flags(const dom_node *a)
+/* A class or id value's words_match, remembered by its text: a page
+ * repeats the same values on many elements (a list's items, a grid's
+ * cells), and words_match was most of own_flags' work. */
+#define WORDS_MEMO 512 /* a power of two */
+typedef struct flag_memo {
+    unsigned *flags; /* by dom index: the node's and its ancestors' bits */
+    unsigned char *done;
+    size_t count;
+    struct words_memo {
+        uint64_t hash;
+        const char *value; /* NULL: empty */
+        unsigned bits;
+    } words[WORDS_MEMO];
+} flag_memo;
+
+static unsigned words_match_memo(flag_memo *m, const char *v)
+{
+    uint64_t h = 1469598103934665603u; /* FNV-1a */
+    for (const unsigned char *p = (const unsigned char *)v; *p; p++)
+        h = (h ^ *p) * 1099511628211u;
+    struct words_memo *e = &m->words[h & (WORDS_MEMO - 1)];
+    if (e->value && e->hash == h && strcmp(e->value, v) == 0)
+        return e->bits;
+    unsigned bits = words_match(v);
+    *e = (struct words_memo){h, v, bits};
+    return bits;
+}
+
+static unsigned own_flags(flag_memo *m, const dom_node *a)
 {
     static const char *const r_main[] = {"main", "article", NULL},
                              *const r_nav[] = {"navigation", "menu", "menubar", NULL},
@@ -332,17 +361,11 @@ static unsigned own_flags(const dom_node *a)
     f |= has_attr_value(a, "itemprop", p_body) ? A_BODY_PROP : 0;
     f |= !strcmp(t, "button") || !strcmp(t, "label") ? A_BUTTON : 0;
     const char *v = dom_attr_get(a, "class");
-    unsigned cls = v ? words_match(v) : 0;
+    unsigned cls = v ? words_match_memo(m, v) : 0;
     if ((v = dom_attr_get(a, "id")))
-        cls |= words_match(v);
+        cls |= words_match_memo(m, v);
     return f | cls << A_CLS_SHIFT;
 }
-
-typedef struct flag_memo {
-    unsigned *flags; /* by dom index: the node's and its ancestors' bits */
-    unsigned char *done;
-    size_t count;
-} flag_memo;
 
 /* The bits of `n` and every ancestor, each element's worked out once:
  * up from `n` to the first ancestor known, then down again filling in (no
@@ -353,19 +376,19 @@ static unsigned anc_flags(flag_memo *m, const dom_node *n)
     const dom_node *a = n;
     for (; a && a->index < m->count && !m->done[a->index]; a = a->parent)
         len++;
-    unsigned f = !a ? 0 : a->index < m->count ? m->flags[a->index] : own_flags(a) | anc_flags(m, a->parent);
+    unsigned f = !a ? 0 : a->index < m->count ? m->flags[a->index] : own_flags(m, a) | anc_flags(m, a->parent);
     const dom_node **path = len ? malloc(len * sizeof *path) : NULL;
     if (len && !path) {
         /* Out of memory: worked out without keeping it. */
         for (const dom_node *b = n; b != a; b = b->parent)
-            f |= own_flags(b);
+            f |= own_flags(m, b);
         return f;
     }
     size_t k = 0;
     for (const dom_node *b = n; b != a; b = b->parent)
         path[k++] = b;
     while (k-- > 0) {
-        f |= own_flags(path[k]);
+        f |= own_flags(m, path[k]);
         m->flags[path[k]->index] = f;
         m->done[path[k]->index] = 1;
     }
@@ -665,7 +688,7 @@ int extract_block_features(const dom_doc *doc, const extract_blocks *b, int wind
     sums s = {calloc(count + 1, sizeof(long)), calloc(count + 1, sizeof(long)),
               calloc(count + 1, sizeof(long))};
     base_buf text = BASE_BUF_INIT;
-    flag_memo memo = {calloc(count + 1, sizeof(unsigned)), calloc(count + 1, 1), count};
+    flag_memo memo = {calloc(count + 1, sizeof(unsigned)), calloc(count + 1, 1), count, {{0}}};
     int rc = -1;
     if (!s.chars || !s.links || !s.blocks || !memo.flags || !memo.done)
         goto done;

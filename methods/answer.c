@@ -21,8 +21,8 @@ int method_answer_node(const method_page *pg, const dom_node *node, method_answe
     a->node = node;
     a->span = NULL;
     a->text = dom_to_text_kept(node, keep, pg->cleaner, NULL);
-    a->html = dom_to_html_kept(node, keep, pg->cleaner, NULL);
-    if (!a->text || !a->html)
+    a->html = NULL; /* method_answer_fill, when asked for */
+    if (!a->text)
         return -1;
     if (a->text[0] == '\0') {
         /* A chosen node whose visible text is empty is no content to a
@@ -64,6 +64,12 @@ static int answer_span_later(const method_page *pg, const extract_span *span, me
 
 int method_answer_fill(const method_page *pg, method_answer *a)
 {
+    if (a->text && !a->html && a->node && !a->span) {
+        /* An element's answer (method_answer_node), or a copy of one. */
+        a->html = dom_to_html_kept(a->node, pg->cleaner ? extract_cleaner_keep : NULL, pg->cleaner,
+                                   NULL);
+        return a->html ? 0 : -1;
+    }
     if (a->text || !a->span)
         return 0;
     return method_answer_span(pg, a->span, a) < 0 ? -1 : 0;

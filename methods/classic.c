@@ -119,8 +119,9 @@ static int copy_answer(const method_answer *from, method_answer *out)
     out->rule = from->rule;
     out->density = from->density;
     out->text = strdup(from->text);
-    out->html = strdup(from->html);
-    return out->text && out->html ? 0 : -1;
+    /* An element's answer writes its HTML when asked for (method_answer_fill). */
+    out->html = from->html ? strdup(from->html) : NULL;
+    return out->text && (out->html || !from->html) ? 0 : -1;
 }
 
 /* GCE's node kept to the stretches BTE's count finds dense in words

@@ -73,8 +73,9 @@ typedef struct method_answer {
 
 void method_answer_free(method_answer *a);
 
-/* An element's text and HTML, without what the page's clean-up turns down.
- * 0; 1 when no visible text is left (a->why says so); -1 out of memory. */
+/* An element's text, without what the page's clean-up turns down; its HTML
+ * is left NULL until method_answer_fill. 0; 1 when no visible text is left
+ * (a->why says so); -1 out of memory. */
 int method_answer_node(const method_page *pg, const dom_node *node, method_answer *a);
 
 /* A span's text (its picked text nodes, without what the clean-up turns
@@ -109,7 +110,10 @@ int method_members_span(const extract_span *span, dom_keep_fn keep, void *ctx,
 int method_answer_found_span(const method_page *pg, int r, const extract_span *span,
                              const char *title, int later, method_answer *out);
 
-/* Writes the text and HTML of an answer found with `later` (nothing to do
+/* Writes the text and HTML of an answer found with `later`, and the HTML of
+ * an element's answer (method_answer_node leaves it NULL: the scorer and
+ * the classic policy read only its text and its text nodes, and GCE's HTML
+ * was written for nothing on most pages) or of a copy of one (nothing to do
  * for others). 0; -1 out of memory. */
 int method_answer_fill(const method_page *pg, method_answer *a);
 

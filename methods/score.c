@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/clock.h"
 #include "methods/method.h"
 #include "methods/score_model.h"
 
@@ -135,6 +136,11 @@ typedef struct state {
     const score_model *decides; /* the stage whose probability is s->p */
     const score_model *stage1;
     method_score_block *view;   /* each block as the shot and --explain show it */
+    /* The run's parts in milliseconds: the blocks and their features, the
+     * votes (the other methods run on first asking, and each block's share
+     * in their answers), the two forests with stage two's context, and the
+     * answer assembled from the probabilities (-1: not reached). */
+    double ms_features, ms_votes, ms_forests, ms_assembly;
 } state;
 
 static void state_free(void *st)
@@ -367,14 +373,51 @@ static void complete_make(const score_model *m, complete_forest *c)
     *c = k;
 }
 
+/* Each made on its first use only: a page laid out by litehtml never reads
+ * the Chromium models, and making the four was 7M instructions, a quarter
+ * of a modern-dev page's extraction, paid by every process that extracts
+ * one page (glance extract FILE, a fresh worker). */
 static complete_forest forests[4];
-static pthread_once_t forests_once = PTHREAD_ONCE_INIT;
-static void forests_make(void)
+static pthread_once_t forests_once[4] = {PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT,
+                                         PTHREAD_ONCE_INIT};
+static void forest_make_0(void) { complete_make(&score_model_default, &forests[0]); }
+static void forest_make_1(void) { complete_make(&score_model_stage2, &forests[1]); }
+static void forest_make_2(void) { complete_make(&score_model_chromium, &forests[2]); }
+static void forest_make_3(void) { complete_make(&score_model_chromium2, &forests[3]); }
+static void (*const forest_make[4])(void) = {forest_make_0, forest_make_1, forest_make_2,
+                                             forest_make_3};
+
+/* Eight blocks of the scorer's features (N_FEATURES apart) down a
+ * complete tree of the fitted depth, 6, which the compiler unrolls: the
+ * steps of run_chunk's loop, a test's address and the next node's index
+ * worked out with fewer instructions (2i + 2 less one when below is
+ * 2i + 1 + not below, a NaN never below either way). */
+static void run_eight_6(const struct forest_test *ts, const float *lv, size_t inner,
+                        const float *x, double *sum)
 {
-    complete_make(&score_model_default, &forests[0]);
-    complete_make(&score_model_stage2, &forests[1]);
-    complete_make(&score_model_chromium, &forests[2]);
-    complete_make(&score_model_chromium2, &forests[3]);
+    size_t i0 = 0, i1 = 0, i2 = 0, i3 = 0, i4 = 0, i5 = 0, i6 = 0, i7 = 0;
+#define STEP(i, j)                                                                                \
+    i = 2 * i + 2 - (x[(j) * N_FEATURES + ts[i].feature] < ts[i].threshold)
+#pragma GCC unroll 6
+    for (int d = 0; d < 6; d++) {
+        STEP(i0, 0);
+        STEP(i1, 1);
+        STEP(i2, 2);
+        STEP(i3, 3);
+        STEP(i4, 4);
+        STEP(i5, 5);
+        STEP(i6, 6);
+        STEP(i7, 7);
+    }
+#undef STEP
+    sum[0] += lv[i0 - inner];
+    sum[1] += lv[i1 - inner];
+    sum[2] += lv[i2 - inner];
+    sum[3] += lv[i3 - inner];
+    sum[4] += lv[i4 - inner];
+    sum[5] += lv[i5 - inner];
+    sum[6] += lv[i6 - inner];
+    sum[7] += lv[i7 - inner];
 }
 
 /* Blocks [k0, n) of score_model_run through every tree, in the trees'
@@ -389,6 +432,9 @@ static void run_chunk(const score_model *m, const complete_forest *c, const floa
             /* Eight blocks at a time go down side by side: each step of
              * one waits on its last, not on the others'. */
             size_t k = k0;
+            if (c->depth == 6 && stride == N_FEATURES)
+                for (; k + 8 <= n; k += 8)
+                    run_eight_6(ts, lv, c->inner, f + k * stride, sum + k);
             for (; k + 8 <= n; k += 8) {
                 size_t i[8] = {0, 0, 0, 0, 0, 0, 0, 0};
                 const float *x = f + k * stride;
@@ -435,12 +481,16 @@ static void run_chunk(const score_model *m, const complete_forest *c, const floa
  * the run's first-level misses). */
 int score_model_run(const score_model *m, const float *f, size_t n, size_t stride, float *out)
 {
-    pthread_once(&forests_once, forests_make);
-    const complete_forest *c = m == &score_model_default     ? &forests[0]
-                               : m == &score_model_stage2    ? &forests[1]
-                               : m == &score_model_chromium  ? &forests[2]
-                               : m == &score_model_chromium2 ? &forests[3]
-                                                             : NULL;
+    int which = m == &score_model_default     ? 0
+                : m == &score_model_stage2    ? 1
+                : m == &score_model_chromium  ? 2
+                : m == &score_model_chromium2 ? 3
+                                              : -1;
+    const complete_forest *c = NULL;
+    if (which >= 0) {
+        pthread_once(&forests_once[which], forest_make[which]);
+        c = &forests[which];
+    }
     double *sum = malloc((n ? n : 1) * sizeof *sum);
     if (!sum)
         return -1;
@@ -516,6 +566,8 @@ static int run(const method_page *pg, const void *pp, void *st, method_answer *o
     s->features = pa->features;
     s->explain = pa->explain;
     s->threshold = pa->threshold;
+    s->ms_features = s->ms_votes = s->ms_forests = s->ms_assembly = -1;
+    double t0 = base_now_ms(), t_forests = -1;
     if (extract_blocks_make(pg->dom, &s->blocks) != 0)
         return -1;
     extract_blocks *b = &s->blocks;
@@ -536,6 +588,8 @@ static int run(const method_page *pg, const void *pp, void *st, method_answer *o
                                N_FEATURES) != 0)
         goto done;
     /* The votes: the share of each block's characters in each answer. */
+    double t_votes = base_now_ms();
+    s->ms_features = t_votes - t0;
     text_chars = malloc((b->n_texts ? b->n_texts : 1) * sizeof *text_chars);
     if (!text_chars)
         goto done;
@@ -575,6 +629,8 @@ static int run(const method_page *pg, const void *pp, void *st, method_answer *o
             s->f[i * N_FEATURES + EXTRACT_N_FEATURES + v] = all ? (float)in / (float)all : 0;
         }
     }
+    t_forests = base_now_ms();
+    s->ms_votes = t_forests - t_votes;
     if (m->n_features != N_STAGE1 || (m2->n_trees && m2->n_features != N_FEATURES)) {
         /* The features are there to be fitted on (score.features); no
          * block is scored by a model that reads others. */
@@ -587,6 +643,9 @@ static int run(const method_page *pg, const void *pp, void *st, method_answer *o
         context(b, s->p, s->f, N_FEATURES, count) != 0 ||
         (m2->n_trees && score_model_run(m2, s->f, b->n, N_FEATURES, s->p) != 0))
         goto done;
+    double t_assembly = base_now_ms();
+    s->ms_forests = t_assembly - t_forests;
+    t_forests = -1;
     s->decides = m2->n_trees ? m2 : m;
     s->stage1 = m;
     if (view_make(s) != 0)
@@ -723,14 +782,18 @@ static int run(const method_page *pg, const void *pp, void *st, method_answer *o
         out->node = classic->node;
         out->span = classic->span;
         out->text = strdup(classic->text);
-        out->html = strdup(classic->html);
-        rc = out->text && out->html ? 0 : -1;
+        /* NULL when it is GCE's element whole: method_answer_fill writes it. */
+        out->html = classic->html ? strdup(classic->html) : NULL;
+        rc = out->text && (out->html || !classic->html) ? 0 : -1;
     } else if (rc == 1 && classic_why[0]) {
         snprintf(out->why, sizeof out->why, "%s", classic_why);
     } else if (rc == 1) {
         snprintf(out->why, sizeof out->why, "score: no block scored as main content");
     }
+    s->ms_assembly = base_now_ms() - t_assembly;
 done:
+    if (t_forests >= 0 && s->ms_forests < 0)
+        s->ms_forests = base_now_ms() - t_forests;
     free(pinned);
     free(text_chars);
     free(member);
@@ -969,6 +1032,13 @@ static json_object *details(const method_page *pg, const void *st)
     json_object_object_add(o, "before_headline_left_out",
                            json_object_new_int64((int64_t)s->before_h1));
     json_object_object_add(o, "fallback", json_object_new_boolean(s->fallback));
+    json_object *ms = json_object_new_object();
+    const double parts[] = {s->ms_features, s->ms_votes, s->ms_forests, s->ms_assembly};
+    const char *const part_names[] = {"features", "votes", "forests", "assembly"};
+    for (size_t i = 0; i < 4; i++)
+        if (parts[i] >= 0)
+            json_object_object_add(ms, part_names[i], json_object_new_double(parts[i]));
+    json_object_object_add(o, "ms_parts", ms);
     json_object_object_add(o, "model", method_json_str(m->fitted));
     if (s->explain && s->view)
         json_object_object_add(o, "explain", explain_json(s));

@@ -195,6 +195,21 @@ static void nothing_before_the_headline(void **state)
             assert_true(json_object_get_int(v) >= 10); /* five titles and summaries */
         else
             assert_int_equal(json_object_get_int(v), 0);
+        /* The scorer's run in its parts, each timed, none more than the
+         * whole extraction. */
+        json_object *parts, *tm, *ex;
+        assert_true(json_object_object_get_ex(sc, "ms_parts", &parts));
+        assert_true(json_object_object_get_ex(o, "timings_ms", &tm));
+        assert_true(json_object_object_get_ex(tm, "extract", &ex));
+        double sum = 0;
+        for (const char *const *k = (const char *const[]){"features", "votes", "forests",
+                                                           "assembly", NULL};
+             *k; k++) {
+            assert_true(json_object_object_get_ex(parts, *k, &v));
+            assert_true(json_object_get_double(v) >= 0);
+            sum += json_object_get_double(v);
+        }
+        assert_true(sum <= json_object_get_double(ex));
         json_object_put(o);
         glance_result_free(res);
         glance_options_free(opt);
