@@ -67,7 +67,7 @@ static const base_param core_table[] = {
     {"screenshot", BASE_PARAM_BOOL, C(screenshot), 0, 0, "off",
      "the browser (engine chromium) also takes the whole page's screenshot, which a shot "
      "draws glance's reasoning on (glance shot and --shot set it)", NULL, 0, NULL},
-    /* What a page may cost (README, Hostile input). */
+    /* What a page may cost (docs/limits.md). */
     {"max_input_bytes", BASE_PARAM_SIZE, C(net.max_page_bytes), 1, 1e12, "64M",
      "the page's bytes (a fetched page's after decompression); over it is an error, not a "
      "truncated page", NULL, OPT_LIMIT, "max_page_bytes"},

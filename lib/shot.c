@@ -21,7 +21,7 @@
 #include "lib/context.h"
 #include "lib/result.h"
 
-/* The overlay's colours, named in the legend (README.md, glance shot). */
+/* The overlay's colours, named in the legend (docs/shot.md). */
 typedef struct rgb {
     double r, g, b;
 } rgb;

@@ -66,7 +66,7 @@ static int table_add(scores_table *t, const char *name, const scores_page *p)
     return 0;
 }
 
-/* Most pages first, then by name: the order of the README's counts. */
+/* Most pages first, then by name: the order of the tables per kind (docs/bench.md). */
 static int row_cmp(const void *a, const void *b)
 {
     const scores_row *x = a, *y = b;
