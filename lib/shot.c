@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/grow.h"
 #include "lib/context.h"
 #include "lib/result.h"
 
@@ -93,6 +94,17 @@ static int overlaps(const labels *ls, double x, double y, double w, double h)
     return 0;
 }
 
+/* Keeps a label's box, so that later labels move off it; 0, or -1 when out
+ * of memory (the box is then not kept). */
+static int keep(labels *ls, double x, double y, double w, double h)
+{
+    if (base_grow(&ls->r, &ls->cap, ls->n + 1, sizeof *ls->r) != 0)
+        return -1;
+    double *r = ls->r[ls->n++];
+    r[0] = x, r[1] = y, r[2] = w, r[3] = h;
+    return 0;
+}
+
 /* A text on a filled box with its top left at (x, y), moved down while it
  * would cover an earlier label. */
 static void label(cairo_t *cr, labels *ls, double x, double y, const char *text, rgb bg, rgb fg)
@@ -105,18 +117,7 @@ static void label(cairo_t *cr, labels *ls, double x, double y, const char *text,
     y = fmax(2, fmin(y, ls->h - h - 2));
     for (int i = 0; i < 40 && overlaps(ls, x, y, w, h); i++)
         y += h + 1;
-    if (ls->n == ls->cap) {
-        size_t cap = ls->cap ? ls->cap * 2 : 32;
-        void *p = realloc(ls->r, cap * sizeof *ls->r);
-        if (p) {
-            ls->r = p;
-            ls->cap = cap;
-        }
-    }
-    if (ls->n < ls->cap) {
-        double *r = ls->r[ls->n++];
-        r[0] = x, r[1] = y, r[2] = w, r[3] = h;
-    }
+    keep(ls, x, y, w, h); /* out of memory: drawn all the same, only not kept */
     color(cr, bg, 0.92);
     cairo_rectangle(cr, x, y, w, h);
     cairo_fill(cr);
@@ -542,16 +543,8 @@ static int inner_label(cairo_t *cr, labels *ls, pbox b, const char *text, rgb bg
     if (x < b.x0 + BLOCK_LINE || y + h > b.y1 - BLOCK_LINE || y + h > ls->h ||
         overlaps(ls, x, y, w, h))
         return 0;
-    if (ls->n == ls->cap) {
-        size_t cap = ls->cap ? ls->cap * 2 : 32;
-        void *p = realloc(ls->r, cap * sizeof *ls->r);
-        if (!p)
-            return 0;
-        ls->r = p;
-        ls->cap = cap;
-    }
-    double *r = ls->r[ls->n++];
-    r[0] = x, r[1] = y, r[2] = w, r[3] = h;
+    if (keep(ls, x, y, w, h) != 0)
+        return 0;
     color(cr, bg, 1);
     cairo_rectangle(cr, x, y, w, h);
     cairo_fill(cr);
