@@ -602,6 +602,34 @@ static browser_status browser_start(browser *b, const browser_opts *o, double de
     const char *log = getenv("GLANCE_BROWSER_LOG");
     if (log && *log)
         logfd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    /* Chromium's own temporary files (the singleton's socket folder,
+     * org.chromium.Chromium.*, which a killed browser never removes) go
+     * into our folder, removed with it: its environment with TMPDIR=dir. */
+    extern char **environ;
+    size_t nenv = 0;
+    while (environ[nenv])
+        nenv++;
+    char **envp = calloc(nenv + 2, sizeof *envp);
+    base_buf tmpd = BASE_BUF_INIT;
+    base_buf_printf(&tmpd, "TMPDIR=%s", dir);
+    char *tmp_s = base_buf_take(&tmpd, NULL);
+    if (!envp || !tmp_s) {
+        free(envp);
+        free(tmp_s);
+        free(udd_s);
+        close(sv[0]);
+        close(sv[1]);
+        if (logfd >= 0)
+            close(logfd);
+        browser_stop(b);
+        return BROWSER_ENOMEM;
+    }
+    size_t ne = 0;
+    for (size_t k = 0; k < nenv; k++)
+        if (strncmp(environ[k], "TMPDIR=", 7) != 0)
+            envp[ne++] = environ[k];
+    envp[ne++] = tmp_s;
+    envp[ne] = NULL;
     pid_t parent = getpid();
     pid_t pid = fork();
     if (pid == 0) {
@@ -644,10 +672,12 @@ static browser_status browser_start(browser *b, const browser_opts *o, double de
         dup2(s, 3);
         dup2(s, 4);
         closefrom(5);
-        execv(path, (char *const *)argv);
+        execve(path, (char *const *)argv, envp);
         _exit(127);
     }
     int err = errno;
+    free(envp);
+    free(tmp_s);
     if (logfd >= 0)
         close(logfd);
     close(sv[1]);

@@ -507,9 +507,22 @@ static void free_leaves_nothing(void **state)
     int before = procs_with(dir);
     printf("free: %d processes with the profile before browser_free\n", before);
     assert_true(before >= 2); /* the browser and its helpers */
+    /* Chromium's singleton socket lives in a temporary folder of its own,
+     * which it removes only when it exits cleanly. */
+    char link[600], sock[PATH_MAX];
+    snprintf(link, sizeof link, "%s/SingletonSocket", browser_profile(b));
+    ssize_t n = readlink(link, sock, sizeof sock - 1);
+    assert_true(n > 0);
+    sock[n] = 0;
+    char *slash = strrchr(sock, '/');
+    assert_non_null(slash);
+    *slash = 0;
+    printf("free: the singleton's folder %s\n", sock);
+    assert_int_equal(access(sock, F_OK), 0);
     browser_free(b);
     assert_int_equal(procs_with(dir), 0);
     assert_int_equal(access(dir + strlen("user-data-dir="), F_OK), -1); /* the profile removed */
+    assert_int_equal(access(sock, F_OK), -1); /* and the singleton's folder */
 }
 
 static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
