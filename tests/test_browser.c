@@ -278,6 +278,50 @@ static void scripts_on_off(void **state)
     site_clear(&s);
 }
 
+/* A page costs its own renderer only: Chromium 156 builds each new
+ * window's omnibox popups as WebUI pages (targets of type browser_ui, a
+ * renderer each), and every page gets a window of its own. */
+static void no_browser_ui(void **state)
+{
+    NEED_CHROMIUM();
+    char path[] = "/tmp/glance-test-trace-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    fflush(stderr);
+    int saved = dup(2);
+    assert_true(saved >= 0);
+    dup2(fd, 2);
+    setenv("GLANCE_BROWSER_TRACE", "1", 1);
+    browser *b = browser_new();
+    unsetenv("GLANCE_BROWSER_TRACE");
+    load_normal(b);
+    load_normal(b);
+    browser_free(b);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    off_t n = lseek(fd, 0, SEEK_END);
+    assert_true(n > 0);
+    char *text = malloc((size_t)n + 1);
+    assert_non_null(text);
+    assert_int_equal(pread(fd, text, (size_t)n, 0), n);
+    text[n] = 0;
+    close(fd);
+    unlink(path);
+    static const char PAGE_T[] = "\"type\":\"page\"", UI_T[] = "\"type\":\"browser_ui\"";
+    int pages = 0, ui = 0;
+    for (const char *p = text; (p = strstr(p, "\"type\":\"")); p++) {
+        if (strncmp(p, PAGE_T, strlen(PAGE_T)) == 0)
+            pages++;
+        else if (strncmp(p, UI_T, strlen(UI_T)) == 0)
+            ui++;
+    }
+    free(text);
+    printf("two pages: %d page targets and %d browser_ui targets seen\n", pages, ui);
+    assert_true(pages >= 2);
+    assert_int_equal(ui, 0);
+}
+
 /* Cookies and storage of one page are not seen by the next. */
 static void pages_share_nothing(void **state)
 {
@@ -802,6 +846,7 @@ int main(void)
         cmocka_unit_test(nothing_leaves),
         cmocka_unit_test(hostile_pages),
         cmocka_unit_test(free_leaves_nothing),
+        cmocka_unit_test(no_browser_ui),
         cmocka_unit_test(browser_killed),
         cmocka_unit_test(page_refused),
         cmocka_unit_test(main_redirect),
