@@ -264,6 +264,7 @@ static int bench_worker(void *arg, int fd)
         free(o.message);
         if (bad)
             break;
+        isolate_trim();
     }
     glance_context_free(ctx);
     return 0;

@@ -478,6 +478,7 @@ static int many_worker(void *arg, int fd)
         free(job.notes);
         if (bad)
             break;
+        isolate_trim();
     }
     glance_context_free(ctx);
     return 0;

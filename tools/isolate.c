@@ -2,9 +2,11 @@
 #define _GNU_SOURCE
 #include "tools/isolate.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -305,6 +307,34 @@ void isolate_pool_stop(isolate_pool *p)
 }
 
 /* ---- within a worker ---------------------------------------------------- */
+
+/* jemalloc's control call, looked up at run time: the command links
+ * jemalloc (tools/CMakeLists.txt), its sanitizer and fuzzing builds do not,
+ * and then there is nothing to trim. */
+typedef int (*mallctl_fn)(const char *, void *, size_t *, void *, size_t);
+
+void isolate_trim(void)
+{
+    static mallctl_fn ctl;
+    static int looked;
+    if (!looked) {
+        looked = 1;
+        ctl = (mallctl_fn)(uintptr_t)dlsym(RTLD_DEFAULT, "mallctl");
+    }
+    if (!ctl)
+        return;
+    /* The statistics are a snapshot taken at each new epoch. */
+    uint64_t epoch = 1;
+    size_t sz = sizeof epoch;
+    if (ctl("epoch", &epoch, &sz, &epoch, sz) != 0)
+        return;
+    size_t dirty = 0; /* pages, all arenas (4096: MALLCTL_ARENAS_ALL) */
+    sz = sizeof dirty;
+    if (ctl("stats.arenas.4096.pdirty", &dirty, &sz, NULL, 0) != 0)
+        return;
+    if (dirty * (size_t)sysconf(_SC_PAGESIZE) > ISOLATE_TRIM_BYTES)
+        ctl("arena.4096.purge", NULL, NULL, NULL, 0);
+}
 
 void isolate_cpu_limit(double seconds)
 {

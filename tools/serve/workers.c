@@ -182,6 +182,7 @@ static int worker_main(void *arg, int fd)
         free(a.body);
         if (bad)
             break;
+        isolate_trim();
     }
     glance_context_free(ctx);
     return 0;
