@@ -1248,14 +1248,31 @@ static browser_status capture_snapshot(browser *b, page *pg, double deadline, br
         why_set(why, cap, "DOMSnapshot.captureSnapshot: no result object");
         return BROWSER_EPROTO;
     }
+    /* A phone's browser lays the page out in a layout viewport of its own
+     * (the meta viewport's width, else 980 px): that is the window the
+     * boxes are in. */
+    int ww = o->window_w, wh = o->window_h;
+    if (o->mobile) {
+        json_object *r = NULL;
+        st = call(b, pg->session, "Page.getLayoutMetrics", NULL, deadline, &r, why, cap);
+        if (st != BROWSER_OK) {
+            free(raw);
+            return st;
+        }
+        json_object *lv = jobj(r, "cssLayoutViewport");
+        int lw = json_object_get_int(jobj(lv, "clientWidth")), lh = json_object_get_int(jobj(lv, "clientHeight"));
+        json_object_put(r);
+        if (lw > 0 && lh > 0)
+            ww = lw, wh = lh;
+    }
     /* The envelope around the result's own text, spliced, not parsed. */
     base_buf e = BASE_BUF_INIT;
     base_buf_reserve(&e, m.result_len + 512);
     base_buf_puts(&e, "{\"glance_snapshot\":1,\"url\":");
     const char *url = pg->url ? pg->url : "";
     put_jstr(&e, url, strlen(url));
-    base_buf_printf(&e, ",\"window\":{\"width\":%d,\"height\":%d},\"scripts\":%s,\"snapshot\":", o->window_w,
-                    o->window_h, o->scripts ? "true" : "false");
+    base_buf_printf(&e, ",\"window\":{\"width\":%d,\"height\":%d},%s\"scripts\":%s,\"snapshot\":", ww, wh,
+                    o->mobile ? "\"mobile\":true," : "", o->scripts ? "true" : "false");
     base_buf_add(&e, m.result, m.result_len);
     base_buf_putc(&e, '}');
     free(raw);
@@ -1339,12 +1356,19 @@ browser_status browser_load(browser *b, const browser_opts *oin, const char *url
     }
     const char *s = pg.session;
     snprintf(params, sizeof params,
-             "{\"width\":%d,\"height\":%d,\"deviceScaleFactor\":1,\"mobile\":false}", o.window_w, o.window_h);
+             "{\"width\":%d,\"height\":%d,\"deviceScaleFactor\":1,\"mobile\":%s}", o.window_w, o.window_h,
+             o.mobile ? "true" : "false");
     if ((st = call(b, s, "Inspector.enable", NULL, deadline, NULL, why, cap)) != BROWSER_OK ||
         (st = call(b, s, "Page.enable", NULL, deadline, NULL, why, cap)) != BROWSER_OK ||
         (st = call(b, s, "Fetch.enable", "{\"patterns\":[{\"urlPattern\":\"*\",\"requestStage\":\"Request\"}]}",
                    deadline, NULL, why, cap)) != BROWSER_OK ||
         (st = call(b, s, "Emulation.setDeviceMetricsOverride", params, deadline, NULL, why, cap)) != BROWSER_OK)
+        goto done;
+    /* A phone's screen is touched, not pointed at: (hover: none) and
+     * (pointer: coarse) hold, as render/viewport.c has them for litehtml. */
+    if (o.mobile &&
+        (st = call(b, s, "Emulation.setTouchEmulationEnabled", "{\"enabled\":true,\"maxTouchPoints\":5}",
+                   deadline, NULL, why, cap)) != BROWSER_OK)
         goto done;
     if (o.scripts &&
         (st = call(b, s, "Page.addScriptToEvaluateOnNewDocument",

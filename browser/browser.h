@@ -29,7 +29,9 @@ typedef struct browser browser; /* one chromium process and its pipe */
 
 typedef struct browser_opts {
     const char *executable; /* NULL: $GLANCE_CHROMIUM if set, else the first of chromium, chromium-browser, google-chrome found on PATH */
-    int window_w, window_h; /* the viewport (Emulation.setDeviceMetricsOverride, deviceScaleFactor 1, mobile 0); <= 0: 1280 x 800 */
+    int window_w, window_h; /* the window (Emulation.setDeviceMetricsOverride, deviceScaleFactor 1); <= 0: 1280 x 800 */
+    int mobile;             /* 1: a phone's or tablet's browser (mobile 1, touch): the page's meta viewport sets the
+                             * layout viewport (980 px wide without one), which the snapshot's "window" then gives */
     int scripts;            /* 1: JavaScript on; 0: Emulation.setScriptExecutionDisabled */
     long budget_ms;         /* the whole of one page: navigate, wait, snapshot, counted once the browser is up (a start, ~0.3 s, is not the page's); past it the page is given up (BROWSER_ETIME); <= 0: 10000 */
     long quiet_ms;          /* after the load event, wait until no request has been made for this long (e.g. 500), within the budget */

@@ -304,6 +304,10 @@ static glance_status from_tree(glance_result *res, render_snapshot_info *info, c
         res->window_w = i.window_w;
         res->window_h = i.window_h;
     }
+    /* A phone's browser: the snapshot's window is its layout viewport,
+     * which the methods see (pipeline_tree), as litehtml's. */
+    if (i.mobile)
+        res->rstats.viewport = (render_viewport){.w = i.window_w, .h = i.window_h, .mobile = 1};
     glance_status st = GLANCE_OK;
     if (jsonld_from_dom(res) != 0)
         st = GLANCE_ENOMEM;
@@ -413,6 +417,9 @@ glance_status browse_page(glance_context *ctx, glance_result *res, const char *u
         .executable = c->browser,
         .window_w = c->render.window_w,
         .window_h = c->render.window_h,
+        /* The device option as render/viewport.c reads it for litehtml. */
+        .mobile = c->render.device == RENDER_DEVICE_MOBILE ||
+                  (c->render.device == RENDER_DEVICE_AUTO && c->render.window_w < RENDER_MOBILE_WIDTH),
         .scripts = c->scripts,
         /* The browser's share of the budget: the tree and the extraction
          * take the rest (a tenth, at least a second when there is one). */
@@ -485,8 +492,18 @@ glance_status browse_page(glance_context *ctx, glance_result *res, const char *u
     res->png = cap.png;
     res->png_len = cap.png_len;
     cap.png = NULL;
+    /* Whether the page's meta viewport set a phone's layout viewport, read
+     * as litehtml's engine reads it, in the page's markup. */
+    int from_meta = 0;
+    if (st == GLANCE_OK && info.mobile) {
+        render_viewport v;
+        render_viewport_of(utf8, strlen(utf8), &c->render, &v);
+        from_meta = v.from_meta;
+    }
     if (st == GLANCE_OK)
         st = from_tree(res, &info, o, page_url, 1);
+    if (res->rstats.viewport.mobile)
+        res->rstats.viewport.from_meta = from_meta;
     free(info.url);
     if (c->keep_snapshot) {
         res->snapshot = cap.snapshot;

@@ -124,12 +124,14 @@ char *json_build(const glance_result *res)
     json_object_object_add(o, "window", win);
     /* A phone's or tablet's browser lays the page out in a layout viewport
      * of its own (render_viewport): the boxes are in its CSS px. */
-    if (res->engine && strcmp(res->engine, "litehtml") == 0 && res->rstats.viewport.mobile) {
+    if (res->rstats.viewport.mobile) {
         json_object *vp = json_object_new_object();
         json_object_object_add(vp, "w", json_object_new_int(res->rstats.viewport.w));
         json_object_object_add(vp, "h", json_object_new_int(res->rstats.viewport.h));
-        json_object_object_add(vp, "from_meta",
-                               json_object_new_boolean(res->rstats.viewport.from_meta));
+        /* Not known of a caller's snapshot: its markup is not at hand. */
+        if (!(res->engine && strcmp(res->engine, "snapshot") == 0))
+            json_object_object_add(vp, "from_meta",
+                                   json_object_new_boolean(res->rstats.viewport.from_meta));
         json_object_object_add(o, "viewport", vp);
     }
     /* Who laid the page out: litehtml, the browser (chromium), or the

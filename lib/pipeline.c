@@ -370,9 +370,11 @@ glance_status pipeline_tree(glance_result *res, const glance_options *o, const c
         return GLANCE_ENOMEM;
     /* The methods see the window the page was laid out in: on a phone's
      * browser its layout viewport (render_viewport: 980 px wide for a page
-     * without a meta viewport), in CSS px as the boxes are. */
+     * without a meta viewport; the browser's own, from its snapshot), in
+     * CSS px as the boxes are. */
     int vw = res->window_w, vh = res->window_h;
-    if (res->engine && strcmp(res->engine, "litehtml") == 0 && res->rstats.viewport.w > 0) {
+    if (res->rstats.viewport.w > 0 &&
+        ((res->engine && strcmp(res->engine, "litehtml") == 0) || res->rstats.viewport.mobile)) {
         vw = res->rstats.viewport.w;
         vh = res->rstats.viewport.h;
     }

@@ -789,6 +789,9 @@ render_status render_snapshot_dom(const char *json, size_t len, const render_opt
         json_object *sc = get(root, "scripts", json_type_boolean);
         if (sc)
             info->scripts = json_object_get_boolean(sc);
+        json_object *mo = get(root, "mobile", json_type_boolean);
+        if (mo)
+            info->mobile = json_object_get_boolean(mo);
     } else if (get(root, "glance_snapshot", json_type_null) == NULL &&
                json_object_object_get_ex(root, "glance_snapshot", NULL)) {
         fail(&s, "glance_snapshot is no number");

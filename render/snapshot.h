@@ -38,6 +38,8 @@ typedef struct render_snapshot_info {
     char *url;              /* the document's address (malloc'd; NULL: none given) */
     int window_w, window_h; /* the window it was laid out in */
     int scripts;            /* 1: its scripts ran; -1: not said */
+    int mobile;             /* 1: a phone's or tablet's browser laid it out ("mobile": true), in the
+                             * layout viewport that window_w and window_h give */
     size_t elements, words; /* counted while building */
 } render_snapshot_info;
 

@@ -120,6 +120,76 @@ static void snapshot_gives_the_same_answer(void **state)
     glance_options_free(plain);
 }
 
+/* A phone's window: the browser lays the page out as a phone's browser
+ * does (its meta viewport, 980 px without one, a touch screen), as the
+ * litehtml engine does, and says so in the JSON. */
+static int json_int(json_object *o, const char *a, const char *b)
+{
+    json_object *x, *y;
+    if (!json_object_object_get_ex(o, a, &x) || !json_object_object_get_ex(x, b, &y))
+        return -1;
+    return json_object_get_int(y);
+}
+
+static void phone_window_as_a_phone(void **state)
+{
+    (void)state;
+    need_browser();
+    static const struct {
+        const char *page, *window;
+        int vw, vh; /* the layout viewport; 0: none (a desktop's) */
+    } cases[] = {
+        {"viewport.html", "1920x1080", 0, 0},
+        {"viewport.html", "360x740", 360, 740},
+        {"viewport-none.html", "360x740", 980, 2014},
+        {"viewport-fixed.html", "360x740", 500, 1028},
+        {"viewport-fixed.html", "1280x800", 0, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char path[512], win[64];
+        snprintf(path, sizeof path, "%s/%s", FIXTURES_DIR, cases[i].page);
+        snprintf(win, sizeof win, "window=%s", cases[i].window);
+        glance_options *oc = opts("engine=chromium", "keep_snapshot=on", win, NULL), *ol = opts(win, NULL);
+        glance_result *c = NULL, *l = NULL;
+        assert_int_equal(glance_extract_file(ctx, path, oc, &c), GLANCE_OK);
+        assert_int_equal(glance_extract_file(ctx, path, ol, &l), GLANCE_OK);
+        print_message("%s at %s: chromium %s\n", cases[i].page, cases[i].window,
+                      cases[i].vw ? "a phone's" : "a desktop's");
+        /* The same text as litehtml's: the phone's notes, not the wide
+         * screen's; the touch screen's note on a phone only. */
+        assert_string_equal(glance_result_text(c), glance_result_text(l));
+        int phone = cases[i].vw > 0;
+        assert_int_equal(strstr(glance_result_text(c), "Tap the map") != NULL, phone);
+        json_object *j = json_tokener_parse(glance_result_json(c));
+        assert_non_null(j);
+        int asked_w;
+        assert_int_equal(sscanf(cases[i].window, "%d", &asked_w), 1);
+        assert_int_equal(json_int(j, "window", "w"), asked_w);
+        json_object *vp;
+        assert_int_equal(json_object_object_get_ex(j, "viewport", &vp), phone);
+        if (phone) {
+            assert_int_equal(json_int(j, "viewport", "w"), cases[i].vw);
+            /* The browser's height in whole px, rounded its own way. */
+            assert_true(abs(json_int(j, "viewport", "h") - cases[i].vh) <= 1);
+        }
+        json_object_put(j);
+        /* Its snapshot, given back as a plugin's would be, answers alike:
+         * the envelope's window is the layout viewport. */
+        size_t len = 0;
+        const char *snap = glance_result_snapshot(c, &len);
+        assert_non_null(snap);
+        assert_int_equal(strstr(snap, "\"mobile\":true") != NULL, phone);
+        glance_result *again = NULL;
+        assert_int_equal(glance_extract_snapshot(ctx, snap, len, ol, &again), GLANCE_OK);
+        assert_string_equal(glance_result_text(again), glance_result_text(c));
+        glance_result_free(again);
+        glance_result_free(c);
+        glance_result_free(l);
+        glance_options_free(oc);
+        glance_options_free(ol);
+    }
+}
+
 /* A snapshot written for the tests (fixtures/snapshot-harbour.json): no
  * browser needed to read one. */
 static void snapshot_fixture_is_read(void **state)
@@ -593,6 +663,7 @@ int main(void)
         cmocka_unit_test(snapshot_fixture_is_read),
         cmocka_unit_test(snapshot_refuses_what_it_cannot_read),
         cmocka_unit_test(snapshot_gives_the_same_answer),
+        cmocka_unit_test(phone_window_as_a_phone),
         cmocka_unit_test(shot_is_the_browsers_picture),
         cmocka_unit_test(requests_obey_the_address_policy),
         cmocka_unit_test(hostile_pages_end_within_budget),
