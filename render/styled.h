@@ -135,6 +135,22 @@ inline void length_from_string(litehtml::css_length &len, const std::string &str
         len.predef(def);
         return;
     }
+    // A number of digits alone (most are: "0", "16"): its value, which
+    // litehtml's t_strtod (Tcl's strtod: the digits gathered as integers,
+    // no exponent) gives exactly too.
+    if (i <= 9) {
+        int v = 0;
+        size_t k = 0;
+        while (k < i && s[k] >= '0' && s[k] <= '9')
+            v = v * 10 + (s[k++] - '0');
+        if (k == i) {
+            static const char units[] = css_units_strings;
+            len.set_value((float)(double)v,
+                          (litehtml::css_units)keyword_index(s + i, n - i, units, sizeof units - 1,
+                                                             litehtml::css_units_none, ';'));
+            return;
+        }
+    }
     char small[32];
     std::string large;
     const char *num = small;

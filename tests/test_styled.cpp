@@ -112,7 +112,8 @@ static void lengths_read_as_litehtml_reads_them(void **state)
         "traitsIcESaIcEEES8_i",
         &lib);
     const char *values[] = {"10px", "1.5em", "-3.25rem", "+4", "50%", "0", "auto", "none",
-                            "inherit", "calc(100% - 2px)", "calc", "cal", "12", "1e3px", "1.2.3",
+                            "inherit", "calc(100% - 2px)", "calc", "cal", "12", "007", "0px",
+                            "999999999px", "1234567890em", "16777217", "1e3px", "1.2.3",
                             "--1", ".5vw", "5 px", "px", "", "thin", "medium", "12PX", "7dpcm",
                             "3vmin", "1234567890123456789012345678901234567890.5px", "4in;",
                             "-", "."};
