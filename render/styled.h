@@ -1068,6 +1068,41 @@ public:
         return !inline_style || !strcasestr(inline_style, "display");
     }
 
+    // html_tag::set_tagName and set_attr lower-case the tag and each
+    // attribute's name a character at a time with std::tolower and the
+    // classic locale, which looks its ctype facet up (a dynamic_cast) for
+    // every character: a hundredth of a modern page's instructions. The
+    // classic locale lowers A-Z alone, as here. A class of glance's that
+    // has a set_attr of its own (container.cpp's clamped_td) keeps it.
+    void set_tagName(const litehtml::tchar_t *tag) override
+    {
+        this->m_tag = tag;
+        for (char &c : this->m_tag)
+            if (c >= 'A' && c <= 'Z')
+                c = (char)(c - 'A' + 'a');
+    }
+
+    void set_attr(const litehtml::tchar_t *name, const litehtml::tchar_t *val) override
+    {
+        using html_tag_set_attr =
+            void (litehtml::html_tag::*)(const litehtml::tchar_t *, const litehtml::tchar_t *);
+        if constexpr (!std::is_same<decltype(&Base::set_attr), html_tag_set_attr>::value) {
+            Base::set_attr(name, val);
+        } else {
+            if (!name || !val)
+                return;
+            std::string key(name);
+            for (char &c : key)
+                if (c >= 'A' && c <= 'Z')
+                    c = (char)(c - 'A' + 'a');
+            this->m_attrs[key] = val;
+            if (litehtml::t_strcasecmp(name, "class") == 0) {
+                this->m_class_values.resize(0);
+                litehtml::split_string(val, this->m_class_values, " ");
+            }
+        }
+    }
+
     // html_tag::get_attr's answer (the value of the attribute named exactly
     // `name`, else def) without the std::string litehtml makes of the name
     // for its map's find: litehtml's selector matching asks it once per

@@ -340,6 +340,58 @@ static void backgrounds_as_litehtml_reads_them(void **state)
         fail_msg("%d elements checked", checked);
 }
 
+/* An element's attributes and classes, which html_tag keeps protected. */
+struct attrs_of : litehtml::html_tag {
+    static const litehtml::string_map &map(const litehtml::html_tag &el)
+    {
+        return el.*(&attrs_of::m_attrs);
+    }
+    static const litehtml::string_vector &classes(const litehtml::html_tag &el)
+    {
+        return el.*(&attrs_of::m_class_values);
+    }
+};
+
+/* styled.h's set_tagName and set_attr leave the tag, the attributes and
+ * the classes as litehtml's own do. */
+static void attributes_set_as_litehtml_sets_them(void **state)
+{
+    (void)state;
+    bare_container c;
+    litehtml::context ctx;
+    ctx.load_master_stylesheet("");
+    auto doc = std::make_shared<litehtml::document>(&c, &ctx);
+    const char *tags[] = {"div", "DIV", "Svg:Path", "h1", "x-\xc3\x89L", ""};
+    const char *attrs[][2] = {{"class", "a  B\tc d"},
+                              {"CLASS", " x "},
+                              {"Class", ""},
+                              {"id", "Main"},
+                              {"ID", "other"},
+                              {"data-\xc3\x89t\xc3\xa9", "1"},
+                              {"viewBox", "0 0 10 10"},
+                              {"class", "\"q r\" s"},
+                              {"style", "color:red"},
+                              {nullptr, "x"},
+                              {"title", nullptr},
+                              {"", "empty"}};
+    for (const char *t : tags) {
+        litehtml::html_tag theirs(doc);
+        compat::styled<litehtml::html_tag> mine(doc);
+        theirs.set_tagName(t);
+        mine.set_tagName(t);
+        assert_string_equal(mine.get_tagName(), theirs.get_tagName());
+        for (const auto &a : attrs) {
+            theirs.set_attr(a[0], a[1]);
+            mine.set_attr(a[0], a[1]);
+            if (attrs_of::map(mine) != attrs_of::map(theirs))
+                fail_msg("<%s>: attributes differ after %s", t, a[0] ? a[0] : "(null)");
+            if (attrs_of::classes(mine) != attrs_of::classes(theirs))
+                fail_msg("<%s>: classes differ after %s=\"%s\"", t, a[0] ? a[0] : "(null)",
+                         a[1] ? a[1] : "(null)");
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -348,6 +400,7 @@ int main(void)
         cmocka_unit_test(keywords_found_as_litehtml_finds_them),
         cmocka_unit_test(lengths_read_as_litehtml_reads_them),
         cmocka_unit_test(backgrounds_as_litehtml_reads_them),
+        cmocka_unit_test(attributes_set_as_litehtml_sets_them),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
