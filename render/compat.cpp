@@ -6,7 +6,11 @@
 
 #include <litehtml/el_anchor.h>
 #include <litehtml/el_body.h>
+#include <litehtml/el_break.h>
 #include <litehtml/el_div.h>
+#include <litehtml/el_font.h>
+#include <litehtml/el_image.h>
+#include <litehtml/el_link.h>
 #include <litehtml/el_para.h>
 #include <litehtml/el_table.h>
 #include <litehtml/el_tr.h>
@@ -1047,6 +1051,19 @@ std::shared_ptr<litehtml::element> create_element(const char *tag,
         return std::make_shared<styled<litehtml::el_table>>(doc);
     if (!strcmp(tag, "tr"))
         return std::make_shared<styled<litehtml::el_tr>>(doc);
+    // Images, line breaks, links and <font> stay litehtml's classes too,
+    // their styles resolved as ours: as litehtml's own, each tried every
+    // selector of every sheet through litehtml's matching (on a page of
+    // many images or a head of many <link>s, a twentieth of its
+    // instructions).
+    if (!strcmp(tag, "img"))
+        return std::make_shared<styled<litehtml::el_image>>(doc);
+    if (!strcmp(tag, "br"))
+        return std::make_shared<styled<litehtml::el_break>>(doc);
+    if (!strcmp(tag, "link"))
+        return std::make_shared<styled<litehtml::el_link>>(doc);
+    if (!strcmp(tag, "font"))
+        return std::make_shared<styled<litehtml::el_font>>(doc);
     for (const char *o : own)
         if (!strcmp(tag, o))
             return nullptr;

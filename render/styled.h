@@ -116,7 +116,9 @@ inline int keyword_index(const std::string &val, const std::string &list, int de
 inline void length_from_string(litehtml::css_length &len, const std::string &str,
                                const std::string &predefs, int def)
 {
-    if (str.compare(0, 4, "calc") == 0) {
+    // (str.compare(0, 4, "calc"), out of line in libstdc++ with a strlen:
+    // a tenth of this function's time, asked some 30 times an element.)
+    if (str.size() >= 4 && memcmp(str.data(), "calc", 4) == 0) {
         len.predef(def);
         return;
     }
@@ -132,6 +134,22 @@ inline void length_from_string(litehtml::css_length &len, const std::string &str
     if (i == 0) {
         len.predef(def);
         return;
+    }
+    // A number of digits alone (most are: "0", "16"): its value, which
+    // litehtml's t_strtod (Tcl's strtod: the digits gathered as integers,
+    // no exponent) gives exactly too.
+    if (i <= 9) {
+        int v = 0;
+        size_t k = 0;
+        while (k < i && s[k] >= '0' && s[k] <= '9')
+            v = v * 10 + (s[k++] - '0');
+        if (k == i) {
+            static const char units[] = css_units_strings;
+            len.set_value((float)(double)v,
+                          (litehtml::css_units)keyword_index(s + i, n - i, units, sizeof units - 1,
+                                                             litehtml::css_units_none, ';'));
+            return;
+        }
     }
     char small[32];
     std::string large;
@@ -435,14 +453,53 @@ public:
     void candidates(const std::string &tag, const litehtml::string_vector &classes,
                     const char *id, std::vector<int> &out) const
     {
-        out.assign(any_.begin(), any_.end());
-        add(tags_, tag, out);
+        // Each list is in the stylesheet's order already: merged, not
+        // sorted (a sort of the "any" list for every element was a
+        // fiftieth of a modern page's instructions).
+        const std::vector<int> *lists[16];
+        size_t n = 0;
+        if (!any_.empty())
+            lists[n++] = &any_;
+        n = add(tags_, tag, lists, n);
         if (id)
-            add(ids_, lower(id), out);
-        for (const auto &c : classes)
-            add(classes_, lower(c), out);
-        std::sort(out.begin(), out.end());
-        out.erase(std::unique(out.begin(), out.end()), out.end());
+            n = add(ids_, lower(id), lists, n);
+        bool overflow = false;
+        for (const auto &c : classes) {
+            if (n == sizeof lists / sizeof *lists) {
+                overflow = true;
+                break;
+            }
+            n = add(classes_, lower(c), lists, n);
+        }
+        out.clear();
+        if (overflow) { // more classes than lists here: as before, sorted
+            out.assign(any_.begin(), any_.end());
+            add(tags_, tag, out);
+            if (id)
+                add(ids_, lower(id), out);
+            for (const auto &c : classes)
+                add(classes_, lower(c), out);
+            std::sort(out.begin(), out.end());
+            out.erase(std::unique(out.begin(), out.end()), out.end());
+            return;
+        }
+        if (n == 1) {
+            out.assign(lists[0]->begin(), lists[0]->end());
+            return;
+        }
+        size_t at[16] = {0};
+        for (;;) {
+            int best = -1;
+            for (size_t k = 0; k < n; k++)
+                if (at[k] < lists[k]->size() && (best < 0 || (*lists[k])[at[k]] < best))
+                    best = (*lists[k])[at[k]];
+            if (best < 0)
+                break;
+            out.push_back(best);
+            for (size_t k = 0; k < n; k++)
+                if (at[k] < lists[k]->size() && (*lists[k])[at[k]] == best)
+                    at[k]++;
+        }
     }
 
 private:
@@ -500,6 +557,14 @@ private:
                 return true;
         }
         return false;
+    }
+    static size_t add(const table &t, const std::string &key, const std::vector<int> **lists,
+                      size_t n)
+    {
+        auto it = t.find(key);
+        if (it != t.end() && !it->second.empty())
+            lists[n++] = &it->second;
+        return n;
     }
     static void add(const table &t, const std::string &key, std::vector<int> &out)
     {
@@ -1001,6 +1066,59 @@ public:
             return false;
         const char *inline_style = this->get_attr("style");
         return !inline_style || !strcasestr(inline_style, "display");
+    }
+
+    // html_tag::set_tagName and set_attr lower-case the tag and each
+    // attribute's name a character at a time with std::tolower and the
+    // classic locale, which looks its ctype facet up (a dynamic_cast) for
+    // every character: a hundredth of a modern page's instructions. The
+    // classic locale lowers A-Z alone, as here. A class of glance's that
+    // has a set_attr of its own (container.cpp's clamped_td) keeps it.
+    void set_tagName(const litehtml::tchar_t *tag) override
+    {
+        this->m_tag = tag;
+        for (char &c : this->m_tag)
+            if (c >= 'A' && c <= 'Z')
+                c = (char)(c - 'A' + 'a');
+    }
+
+    void set_attr(const litehtml::tchar_t *name, const litehtml::tchar_t *val) override
+    {
+        using html_tag_set_attr =
+            void (litehtml::html_tag::*)(const litehtml::tchar_t *, const litehtml::tchar_t *);
+        if constexpr (!std::is_same<decltype(&Base::set_attr), html_tag_set_attr>::value) {
+            Base::set_attr(name, val);
+        } else {
+            if (!name || !val)
+                return;
+            std::string key(name);
+            for (char &c : key)
+                if (c >= 'A' && c <= 'Z')
+                    c = (char)(c - 'A' + 'a');
+            this->m_attrs[key] = val;
+            if (litehtml::t_strcasecmp(name, "class") == 0) {
+                this->m_class_values.resize(0);
+                litehtml::split_string(val, this->m_class_values, " ");
+            }
+        }
+    }
+
+    // html_tag::get_attr's answer (the value of the attribute named exactly
+    // `name`, else def) without the std::string litehtml makes of the name
+    // for its map's find: litehtml's selector matching asks it once per
+    // condition of every selector it tries, pseudo-classes included (a
+    // twentieth of a modern page's instructions), and an element has a few
+    // attributes.
+    const litehtml::tchar_t *get_attr(const litehtml::tchar_t *name,
+                                      const litehtml::tchar_t *def = nullptr) const override
+    {
+        if (!name)
+            return Base::get_attr(name, def);
+        const size_t n = strlen(name);
+        for (const auto &kv : this->m_attrs)
+            if (kv.first.size() == n && memcmp(kv.first.data(), name, n) == 0)
+                return kv.second.c_str();
+        return def;
     }
 
     using Base::select;

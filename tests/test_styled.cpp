@@ -112,7 +112,8 @@ static void lengths_read_as_litehtml_reads_them(void **state)
         "traitsIcESaIcEEES8_i",
         &lib);
     const char *values[] = {"10px", "1.5em", "-3.25rem", "+4", "50%", "0", "auto", "none",
-                            "inherit", "calc(100% - 2px)", "calc", "cal", "12", "1e3px", "1.2.3",
+                            "inherit", "calc(100% - 2px)", "calc", "cal", "12", "007", "0px",
+                            "999999999px", "1234567890em", "16777217", "1e3px", "1.2.3",
                             "--1", ".5vw", "5 px", "px", "", "thin", "medium", "12PX", "7dpcm",
                             "3vmin", "1234567890123456789012345678901234567890.5px", "4in;",
                             "-", "."};
@@ -138,6 +139,259 @@ static void lengths_read_as_litehtml_reads_them(void **state)
     dlclose(lib);
 }
 
+/* The least a litehtml document needs to be parsed and styled: no fonts,
+ * no drawing, no images. */
+namespace {
+struct bare_container : litehtml::document_container {
+    litehtml::uint_ptr create_font(const litehtml::tchar_t *, int size, int, litehtml::font_style,
+                                   unsigned int, litehtml::font_metrics *fm) override
+    {
+        if (fm) {
+            fm->height = size;
+            fm->ascent = size * 4 / 5;
+            fm->descent = size - fm->ascent;
+            fm->x_height = size / 2;
+            fm->draw_spaces = true;
+        }
+        return 1;
+    }
+    void delete_font(litehtml::uint_ptr) override {}
+    int text_width(const litehtml::tchar_t *text, litehtml::uint_ptr) override
+    {
+        return (int)strlen(text) * 8;
+    }
+    void draw_text(litehtml::uint_ptr, const litehtml::tchar_t *, litehtml::uint_ptr,
+                   litehtml::web_color, const litehtml::position &) override
+    {
+    }
+    int pt_to_px(int pt) const override { return pt * 4 / 3; }
+    int get_default_font_size() const override { return 16; }
+    const litehtml::tchar_t *get_default_font_name() const override { return "serif"; }
+    void draw_list_marker(litehtml::uint_ptr, const litehtml::list_marker &) override {}
+    void load_image(const litehtml::tchar_t *, const litehtml::tchar_t *, bool) override {}
+    void get_image_size(const litehtml::tchar_t *, const litehtml::tchar_t *,
+                        litehtml::size &sz) override
+    {
+        sz.width = sz.height = 0;
+    }
+    void draw_background(litehtml::uint_ptr, const litehtml::background_paint &) override {}
+    void draw_borders(litehtml::uint_ptr, const litehtml::borders &, const litehtml::position &,
+                      bool) override
+    {
+    }
+    void set_caption(const litehtml::tchar_t *) override {}
+    void set_base_url(const litehtml::tchar_t *) override {}
+    void link(const std::shared_ptr<litehtml::document> &, const litehtml::element::ptr &) override
+    {
+    }
+    void on_anchor_click(const litehtml::tchar_t *, const litehtml::element::ptr &) override {}
+    void set_cursor(const litehtml::tchar_t *) override {}
+    void transform_text(litehtml::tstring &, litehtml::text_transform) override {}
+    void import_css(litehtml::tstring &, const litehtml::tstring &, litehtml::tstring &) override {}
+    void set_clip(const litehtml::position &, const litehtml::border_radiuses &, bool,
+                  bool) override
+    {
+    }
+    void del_clip() override {}
+    void get_client_rect(litehtml::position &client) const override
+    {
+        client = litehtml::position(0, 0, 1280, 800);
+    }
+    std::shared_ptr<litehtml::element> create_element(const litehtml::tchar_t *,
+                                                      const litehtml::string_map &,
+                                                      const std::shared_ptr<litehtml::document> &) override
+    {
+        return nullptr;
+    }
+    void get_media_features(litehtml::media_features &media) const override
+    {
+        media.type = litehtml::media_type_screen;
+        media.width = media.device_width = 1280;
+        media.height = media.device_height = 800;
+        media.color = 8;
+        media.resolution = 96;
+    }
+    void get_language(litehtml::tstring &language, litehtml::tstring &culture) const override
+    {
+        language = "en";
+        culture.clear();
+    }
+};
+
+/* An element's background and parse_background, which html_tag keeps
+ * protected. */
+struct bg_of : litehtml::html_tag {
+    static litehtml::background &in(litehtml::html_tag &el) { return el.*(&bg_of::m_bg); }
+    static void parse(litehtml::html_tag &el) { (el.*(&bg_of::parse_background))(); }
+};
+
+/* A keyword's length keeps the unit it had before (css_length::predef):
+ * not compared. */
+bool same_length(const litehtml::css_length &a, const litehtml::css_length &b)
+{
+    return a.is_predefined() == b.is_predefined() &&
+           (a.is_predefined() ? a.predef() == b.predef()
+                              : a.val() == b.val() && a.units() == b.units());
+}
+
+/* Other values in each field parse_background sets: what was there must
+ * not stay. */
+void fill(litehtml::background &bg)
+{
+    bg.m_color = litehtml::web_color(1, 2, 3, 4);
+    bg.m_position.x.set_value(7, litehtml::css_units_pt);
+    bg.m_position.y.predef(3);
+    bg.m_position.width.set_value(9, litehtml::css_units_em);
+    bg.m_position.height.set_value(9, litehtml::css_units_em);
+    bg.m_attachment = litehtml::background_attachment_fixed;
+    bg.m_repeat = litehtml::background_repeat_no_repeat;
+    bg.m_clip = litehtml::background_box_content;
+    bg.m_origin = litehtml::background_box_border;
+    bg.m_image = "junk.png";
+    bg.m_baseurl = "junk/";
+}
+
+typedef void (*parse_background_fn)(litehtml::html_tag *);
+
+void check_backgrounds(const litehtml::element::ptr &el, parse_background_fn own, int *checked)
+{
+    if (auto *tag = dynamic_cast<litehtml::html_tag *>(el.get())) {
+        litehtml::background &bg = bg_of::in(*tag);
+        fill(bg);
+        own(tag); /* litehtml's */
+        const litehtml::background want = bg;
+        fill(bg);
+        bg_of::parse(*tag); /* render/container.cpp's, in this program */
+        const char *t = tag->get_tagName();
+        if (!(bg.m_color.red == want.m_color.red && bg.m_color.green == want.m_color.green &&
+              bg.m_color.blue == want.m_color.blue && bg.m_color.alpha == want.m_color.alpha))
+            fail_msg("<%s>: background-color differs from litehtml's", t);
+        if (!same_length(bg.m_position.x, want.m_position.x) ||
+            !same_length(bg.m_position.y, want.m_position.y) ||
+            !same_length(bg.m_position.width, want.m_position.width) ||
+            !same_length(bg.m_position.height, want.m_position.height))
+            fail_msg("<%s class=%s style=%s>: background position or size differs from "
+                     "litehtml's: x %d %d %g %d / %d %d %g %d, y %d %d %g %d / %d %d %g %d, "
+                     "w %d %d %g %d / %d %d %g %d",
+                     t, tag->get_attr("class", ""), tag->get_attr("style", ""),
+                     bg.m_position.x.is_predefined(), bg.m_position.x.predef(),
+                     bg.m_position.x.val(), bg.m_position.x.units(),
+                     want.m_position.x.is_predefined(), want.m_position.x.predef(),
+                     want.m_position.x.val(), want.m_position.x.units(),
+                     bg.m_position.y.is_predefined(), bg.m_position.y.predef(),
+                     bg.m_position.y.val(), bg.m_position.y.units(),
+                     want.m_position.y.is_predefined(), want.m_position.y.predef(),
+                     want.m_position.y.val(), want.m_position.y.units(),
+                     bg.m_position.width.is_predefined(), bg.m_position.width.predef(),
+                     bg.m_position.width.val(), bg.m_position.width.units(),
+                     want.m_position.width.is_predefined(), want.m_position.width.predef(),
+                     want.m_position.width.val(), want.m_position.width.units());
+        if (bg.m_attachment != want.m_attachment || bg.m_repeat != want.m_repeat ||
+            bg.m_clip != want.m_clip || bg.m_origin != want.m_origin)
+            fail_msg("<%s>: background keywords differ from litehtml's", t);
+        if (bg.m_image != want.m_image || bg.m_baseurl != want.m_baseurl)
+            fail_msg("<%s>: background image \"%s\", litehtml's \"%s\"", t, bg.m_image.c_str(),
+                     want.m_image.c_str());
+        (*checked)++;
+    }
+    for (size_t i = 0; i < el->get_children_count(); i++)
+        check_backgrounds(el->get_child((int)i), own, checked);
+}
+} // namespace
+
+/* render/container.cpp's html_tag::parse_background (the glance command's,
+ * in litehtml's place) answers as litehtml's own: elements that declare no
+ * background (its one answer, copied) and elements that do (litehtml's
+ * own function called), each element's background first filled with
+ * other values. */
+static void backgrounds_as_litehtml_reads_them(void **state)
+{
+    (void)state;
+    bare_container c;
+    litehtml::context ctx;
+    ctx.load_master_stylesheet("html{display:block}body{display:block;margin:8px}"
+                               "div,p{display:block}");
+    const char *page =
+        "<html><head><style>"
+        ".c{background-color:#123456}.p{background-position:right 20%}"
+        ".s{background-size:cover}.s2{background-size:10px 2em}"
+        ".i{background:url('a.png') no-repeat fixed center / contain}"
+        ".k{background-clip:content-box;background-origin:border-box}"
+        ".h{background-color:inherit}.w{width:50%}"
+        "</style></head><body>"
+        "<div>a</div><div class=w>b</div><p>c <span>d</span></p>"
+        "<div class=c>e<div class=h>f</div></div><div class=p>g</div>"
+        "<div class=s>h</div><div class=s2>i</div><div class=i>j</div>"
+        "<div class=k>k</div><div style='background:red'>l</div><div>m</div>"
+        "<div style='color:red'>n</div><p>o</p><span>p</span>"
+        "</body></html>";
+    litehtml::document::ptr doc = litehtml::document::createFromUTF8(page, &c, &ctx);
+    assert_true(doc != nullptr);
+    void *lib;
+    parse_background_fn own =
+        (parse_background_fn)litehtml_own("_ZN8litehtml8html_tag16parse_backgroundEv", &lib);
+    int checked = 0;
+    /* Twice: the first element without a background may be the one whose
+     * answer is kept; the second round copies it to all of them. */
+    for (int round = 0; round < 2; round++)
+        check_backgrounds(doc->root(), own, &checked);
+    dlclose(lib);
+    if (checked < 30)
+        fail_msg("%d elements checked", checked);
+}
+
+/* An element's attributes and classes, which html_tag keeps protected. */
+struct attrs_of : litehtml::html_tag {
+    static const litehtml::string_map &map(const litehtml::html_tag &el)
+    {
+        return el.*(&attrs_of::m_attrs);
+    }
+    static const litehtml::string_vector &classes(const litehtml::html_tag &el)
+    {
+        return el.*(&attrs_of::m_class_values);
+    }
+};
+
+/* styled.h's set_tagName and set_attr leave the tag, the attributes and
+ * the classes as litehtml's own do. */
+static void attributes_set_as_litehtml_sets_them(void **state)
+{
+    (void)state;
+    bare_container c;
+    litehtml::context ctx;
+    ctx.load_master_stylesheet("");
+    auto doc = std::make_shared<litehtml::document>(&c, &ctx);
+    const char *tags[] = {"div", "DIV", "Svg:Path", "h1", "x-\xc3\x89L", ""};
+    const char *attrs[][2] = {{"class", "a  B\tc d"},
+                              {"CLASS", " x "},
+                              {"Class", ""},
+                              {"id", "Main"},
+                              {"ID", "other"},
+                              {"data-\xc3\x89t\xc3\xa9", "1"},
+                              {"viewBox", "0 0 10 10"},
+                              {"class", "\"q r\" s"},
+                              {"style", "color:red"},
+                              {nullptr, "x"},
+                              {"title", nullptr},
+                              {"", "empty"}};
+    for (const char *t : tags) {
+        litehtml::html_tag theirs(doc);
+        compat::styled<litehtml::html_tag> mine(doc);
+        theirs.set_tagName(t);
+        mine.set_tagName(t);
+        assert_string_equal(mine.get_tagName(), theirs.get_tagName());
+        for (const auto &a : attrs) {
+            theirs.set_attr(a[0], a[1]);
+            mine.set_attr(a[0], a[1]);
+            if (attrs_of::map(mine) != attrs_of::map(theirs))
+                fail_msg("<%s>: attributes differ after %s", t, a[0] ? a[0] : "(null)");
+            if (attrs_of::classes(mine) != attrs_of::classes(theirs))
+                fail_msg("<%s>: classes differ after %s=\"%s\"", t, a[0] ? a[0] : "(null)",
+                         a[1] ? a[1] : "(null)");
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -145,6 +399,8 @@ int main(void)
         cmocka_unit_test(keys_follow_the_bytes),
         cmocka_unit_test(keywords_found_as_litehtml_finds_them),
         cmocka_unit_test(lengths_read_as_litehtml_reads_them),
+        cmocka_unit_test(backgrounds_as_litehtml_reads_them),
+        cmocka_unit_test(attributes_set_as_litehtml_sets_them),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
