@@ -16,6 +16,7 @@
 #include <litehtml/el_tr.h>
 
 #include <algorithm>
+#include <climits>
 #include <link.h>
 #include <cmath>
 #include <cstdlib>
@@ -996,9 +997,14 @@ private:
         }
         if (!this->m_css_max_width.is_predefined()) {
             int mw = this->get_document()->cvt_units(this->m_css_max_width, this->m_font_size, max_width);
-            if (this->m_box_sizing == litehtml::box_sizing_border_box)
-                mw -= this->m_padding.width() + this->m_borders.width();
-            W = std::min(W, mw);
+            /* INT_MIN: a length past int's range, which litehtml converts
+             * from a double as x86 does (max-width: 1e12px), no bound; the
+             * subtraction below overflowed on it. */
+            if (mw != INT_MIN) {
+                if (this->m_box_sizing == litehtml::box_sizing_border_box)
+                    mw -= this->m_padding.width() + this->m_borders.width();
+                W = std::min(W, mw);
+            }
         }
         return std::max(0, W);
     }

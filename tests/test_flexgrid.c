@@ -758,6 +758,19 @@ static void flex_column(void **state)
     render_doc_free(doc);
 }
 
+/* A max-width past int's range (litehtml converts it to INT_MIN) bounds
+ * nothing; under a border box it was an int overflow (UBSan stops at it in
+ * tools/sanitize.sh). */
+static void flex_max_width_past_int(void **state)
+{
+    (void)state;
+    render_doc *doc = lay_out("<div style='display:flex;box-sizing:border-box;padding:10px;"
+                              "max-width:99999999999px'><span style='flex:1'>One</span></div>",
+                              0);
+    assert_box(doc, "/html/body/div/span", 10, 10, 980, 20);
+    render_doc_free(doc);
+}
+
 /* inline-flex: the container is as wide as its items. */
 static void inline_flex_shrinks(void **state)
 {
@@ -878,6 +891,7 @@ int main(void)
         cmocka_unit_test(flex_row_of_links),
         cmocka_unit_test(text_run_keeps_its_spaces),
         cmocka_unit_test(flex_column),
+        cmocka_unit_test(flex_max_width_past_int),
         cmocka_unit_test(inline_flex_shrinks),
         cmocka_unit_test(grid_fixed_and_fr),
         cmocka_unit_test(grid_repeat_and_span),
