@@ -418,8 +418,7 @@ glance_status browse_page(glance_context *ctx, glance_result *res, const char *u
         .window_w = c->render.window_w,
         .window_h = c->render.window_h,
         /* The device option as render/viewport.c reads it for litehtml. */
-        .mobile = c->render.device == RENDER_DEVICE_MOBILE ||
-                  (c->render.device == RENDER_DEVICE_AUTO && c->render.window_w < RENDER_MOBILE_WIDTH),
+        .mobile = render_device_mobile(&c->render),
         .scripts = c->scripts,
         /* The browser's share of the budget: the tree and the extraction
          * take the rest (a tenth, at least a second when there is one). */

@@ -140,6 +140,10 @@ typedef struct render_viewport {
     int from_meta; /* a meta viewport's width or scale set it */
 } render_viewport;
 void render_viewport_of(const char *html, size_t len, const render_opts *o, render_viewport *v);
+/* Whether `o`'s window stands for a phone's or tablet's browser (its device
+ * option, and its width under RENDER_DEVICE_AUTO): what render_viewport_of
+ * decides first, for another engine too (lib/browse.c's chromium). */
+int render_device_mobile(const render_opts *o);
 
 typedef struct render_stats {
     render_viewport viewport; /* what the page was laid out in */

@@ -113,13 +113,18 @@ static int find_meta(const char *html, size_t len, const char **content, size_t 
     return found;
 }
 
+int render_device_mobile(const render_opts *o)
+{
+    int ww = o->window_w > 0 ? o->window_w : 1920;
+    return o->device == RENDER_DEVICE_MOBILE || (o->device == RENDER_DEVICE_AUTO && ww < RENDER_MOBILE_WIDTH);
+}
+
 void render_viewport_of(const char *html, size_t len, const render_opts *o, render_viewport *v)
 {
     int ww = o->window_w > 0 ? o->window_w : 1920, wh = o->window_h > 0 ? o->window_h : 1080;
     v->w = ww;
     v->h = wh;
-    v->mobile = o->device == RENDER_DEVICE_MOBILE ||
-                (o->device == RENDER_DEVICE_AUTO && ww < RENDER_MOBILE_WIDTH);
+    v->mobile = render_device_mobile(o);
     v->from_meta = 0;
     if (!v->mobile)
         return; /* desktop browsers ignore the meta viewport */
