@@ -625,6 +625,21 @@ static void score_blocks_drawn_as_listed(void **state)
     assert_true(taken >= 10 && hatched >= 3 && heads >= 3 && checked >= 40);
 }
 
+/* The overlaid shot with the inside of block `b` (its outline's 3 px
+ * left out) painted over by the plain page's pixels. */
+static image shot_with_inside_plain(glance_result *res, const image *plain, const sblock *b)
+{
+    image im = shoot(res, 1, 1, 0);
+    cairo_t *cr = cairo_create(im.s);
+    cairo_rectangle(cr, b->x0 + 3, b->y0 + 3, b->x1 - b->x0 - 6, b->y1 - b->y0 - 6);
+    cairo_clip(cr);
+    cairo_set_source_surface(cr, plain->s, 0, 0);
+    cairo_paint(cr);
+    cairo_destroy(cr);
+    cairo_surface_flush(im.s);
+    return im;
+}
+
 /* The check above catches a block drawn wrong: an outline of another
  * probability's colour, a hatch missing, a fill missing. */
 static void a_wrong_block_is_caught(void **state)
@@ -655,33 +670,17 @@ static void a_wrong_block_is_caught(void **state)
     cairo_stroke(cr);
     assert_int_equal(blocks_not_drawn(&im, &plain, v, n, plain.w, report, sizeof report), 1);
     assert_non_null(strstr(report, "outline not"));
-    /* A missing hatch: the dropped block's inside as the plain page. */
-    cairo_surface_destroy(im.s);
     cairo_destroy(cr);
-    im = shoot(res, 1, 1, 0);
-    cr = cairo_create(im.s);
-    cairo_rectangle(cr, v[drop].x0 + 3, v[drop].y0 + 3, v[drop].x1 - v[drop].x0 - 6,
-                    v[drop].y1 - v[drop].y0 - 6);
-    cairo_clip(cr);
-    cairo_set_source_surface(cr, plain.s, 0, 0);
-    cairo_paint(cr);
-    cairo_surface_flush(im.s);
+    cairo_surface_destroy(im.s);
+    /* A missing hatch: the dropped block's inside as the plain page. */
+    im = shot_with_inside_plain(res, &plain, &v[drop]);
     assert_int_equal(blocks_not_drawn(&im, &plain, v, n, plain.w, report, sizeof report), 1);
     assert_non_null(strstr(report, "not hatched"));
-    /* A missing fill: the taken block's inside as the plain page. */
-    cairo_destroy(cr);
     cairo_surface_destroy(im.s);
-    im = shoot(res, 1, 1, 0);
-    cr = cairo_create(im.s);
-    cairo_rectangle(cr, v[big].x0 + 3, v[big].y0 + 3, v[big].x1 - v[big].x0 - 6,
-                    v[big].y1 - v[big].y0 - 6);
-    cairo_clip(cr);
-    cairo_set_source_surface(cr, plain.s, 0, 0);
-    cairo_paint(cr);
-    cairo_surface_flush(im.s);
+    /* A missing fill: the taken block's inside as the plain page. */
+    im = shot_with_inside_plain(res, &plain, &v[big]);
     assert_int_equal(blocks_not_drawn(&im, &plain, v, n, plain.w, report, sizeof report), 1);
     assert_non_null(strstr(report, "not filled"));
-    cairo_destroy(cr);
     free(v);
     cairo_surface_destroy(im.s);
     cairo_surface_destroy(plain.s);
