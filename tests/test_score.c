@@ -15,6 +15,29 @@
 #include "glance.h"
 #include "methods/score_model.h"
 
+/* The inner nodes of tree `t` of `m`, in the order a walk from its root
+ * meets them (at most MAX_INNER; the walk's stack at most 64 deep). */
+#define MAX_INNER 4096
+
+static size_t inner_nodes(const score_model *m, size_t t, int32_t *out)
+{
+    int32_t stack[64], top = 0;
+    size_t n = 0;
+    stack[top++] = m->roots[t];
+    while (top > 0) {
+        int32_t i = stack[--top];
+        const score_node *nd = &m->nodes[i];
+        if (nd->feature < 0)
+            continue;
+        assert_true(n < MAX_INNER);
+        out[n++] = i;
+        assert_true(top + 2 <= 64);
+        stack[top++] = nd->left;
+        stack[top++] = nd->right;
+    }
+    return n;
+}
+
 static void model_reads_the_code_features(void **state)
 {
     (void)state;
@@ -33,17 +56,10 @@ static void model_reads_the_code_features(void **state)
         /* Every tree's nodes point inside the forest, and every inner node
          * reads a feature the stage has. */
         for (size_t t = 0; t < m[k]->n_trees; t++) {
-            int32_t stack[64], top = 0;
-            stack[top++] = m[k]->roots[t];
-            while (top > 0) {
-                const score_node *nd = &m[k]->nodes[stack[--top]];
-                if (nd->feature < 0)
-                    continue;
-                assert_true((size_t)nd->feature < m[k]->n_features);
-                assert_true(top + 2 <= 64);
-                stack[top++] = nd->left;
-                stack[top++] = nd->right;
-            }
+            int32_t inner[MAX_INNER];
+            size_t ni = inner_nodes(m[k], t, inner);
+            for (size_t j = 0; j < ni; j++)
+                assert_true((size_t)m[k]->nodes[inner[j]].feature < m[k]->n_features);
         }
     }
     assert_null(score_feature_name(n));
@@ -127,12 +143,10 @@ static void inner_nodes_carry_their_means(void **state)
     for (int k = 0; k < 4; k++) {
         size_t inner = 0, nonzero = 0;
         for (size_t t = 0; t < m[k]->n_trees; t++) {
-            int32_t stack[64], top = 0;
-            stack[top++] = m[k]->roots[t];
-            while (top > 0) {
-                const score_node *nd = &m[k]->nodes[stack[--top]];
-                if (nd->feature < 0)
-                    continue;
+            int32_t in[MAX_INNER];
+            size_t ni = inner_nodes(m[k], t, in);
+            for (size_t j = 0; j < ni; j++) {
+                const score_node *nd = &m[k]->nodes[in[j]];
                 float l = m[k]->nodes[nd->left].value, r = m[k]->nodes[nd->right].value;
                 float lo = l < r ? l : r, hi = l < r ? r : l;
                 if (nd->value < lo - 1e-6f || nd->value > hi + 1e-6f)
@@ -140,8 +154,6 @@ static void inner_nodes_carry_their_means(void **state)
                              "children's %g and %g", k, t, nd->value, l, r);
                 inner++;
                 nonzero += nd->value != 0;
-                stack[top++] = nd->left;
-                stack[top++] = nd->right;
             }
         }
         assert_true(inner > 0 && nonzero > inner / 2);
