@@ -49,19 +49,26 @@ static int teardown(void **state)
     return 0;
 }
 
-static glance_result *extract(const char *fixture, int w, int h, const char *method)
+/* A fixture extracted with options `o` (freed here): answered, or found
+ * without main content. */
+static glance_result *extract_with(const char *fixture, glance_options *o)
 {
-    char path[512], window[64], how[64];
+    char path[512];
     snprintf(path, sizeof path, "%s/%s", FIXTURES_DIR, fixture);
-    snprintf(window, sizeof window, "window=%dx%d", w, h);
-    snprintf(how, sizeof how, "method=%s", method);
-    glance_options *o = OPTS(window, how);
     glance_result *res = NULL;
     glance_status st = glance_extract_file(ctx, path, o, &res);
     glance_options_free(o);
     assert_non_null(res);
     assert_true(st == GLANCE_OK || st == GLANCE_ENOCONTENT);
     return res;
+}
+
+static glance_result *extract(const char *fixture, int w, int h, const char *method)
+{
+    char window[64], how[64];
+    snprintf(window, sizeof window, "window=%dx%d", w, h);
+    snprintf(how, sizeof how, "method=%s", method);
+    return extract_with(fixture, OPTS(window, how));
 }
 
 typedef struct image {
@@ -579,15 +586,7 @@ static int blocks_not_drawn(const image *im, const image *plain, const sblock *v
 
 static glance_result *extract_explained(const char *fixture)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", FIXTURES_DIR, fixture);
-    glance_options *o = OPTS("score.explain=on");
-    glance_result *res = NULL;
-    glance_status st = glance_extract_file(ctx, path, o, &res);
-    glance_options_free(o);
-    assert_non_null(res);
-    assert_true(st == GLANCE_OK || st == GLANCE_ENOCONTENT);
-    return res;
+    return extract_with(fixture, OPTS("score.explain=on"));
 }
 
 /* The default method's shot holds every block the scorer saw, as the JSON
