@@ -87,6 +87,16 @@ static void scan_css_imports(void **state)
     assert_string_equal(r.v[1], "two.css");
     assert_string_equal(r.v[2], "three.css");
     refs_free(&r);
+    /* The bytes "@import" first in a string and a comment, then a rule:
+     * the scan goes on past each to the next. */
+    static const char later[] = "p::before { content: '@import \"no.css\"' }\n"
+                                "/* @import 'none.css'; */ a { color: red }\n"
+                                "@import url(four.css);\n";
+    refs r2 = {0};
+    assert_int_equal(base_sheet_refs_css(later, strlen(later), collect, &r2), 0);
+    assert_int_equal(r2.n, 1);
+    assert_string_equal(r2.v[0], "four.css");
+    refs_free(&r2);
 }
 
 static void resolve_against_base(void **state)
