@@ -627,6 +627,30 @@ static double content_chars(const char *p, const char *end)
 
 /* The stylesheet ----------------------------------------------------------------- */
 
+/* The bytes the scans of a sheet stop at, by scan: each passes over the
+ * others a table look at a time (a page's <style> blocks run to hundreds
+ * of kilobytes, and each rule's text is read by several scans). */
+enum {
+    B_OPAQUE = 1,  /* '/', '"', '\'': what skip_opaque may skip */
+    B_BLOCK = 2,   /* block_end: '{', '}' */
+    B_PRELUDE = 4, /* prelude_end, nested_open, put_selectors: brackets, '{', ';', '}', ',' */
+    B_GROUP = 8    /* find_is, split_not: '(', '[', '\\', ':' */
+};
+static const unsigned char byte_stop[256] = {
+    ['/'] = B_OPAQUE,  ['"'] = B_OPAQUE,  ['\''] = B_OPAQUE,
+    ['{'] = B_BLOCK | B_PRELUDE,          ['}'] = B_BLOCK | B_PRELUDE,
+    [';'] = B_PRELUDE, [','] = B_PRELUDE, [')'] = B_PRELUDE, [']'] = B_PRELUDE,
+    ['('] = B_PRELUDE | B_GROUP,          ['['] = B_PRELUDE | B_GROUP,
+    ['\\'] = B_GROUP, [':'] = B_GROUP};
+
+/* The first byte of [p, end) in one of the kinds, or end. */
+static inline const char *next_stop(const char *p, const char *end, unsigned kinds)
+{
+    while (p < end && !(byte_stop[(unsigned char)*p] & kinds))
+        p++;
+    return p;
+}
+
 /* Skips a comment or a string at p when there is one; returns p otherwise. */
 static inline const char *skip_opaque(const char *p, const char *end)
 {
@@ -652,7 +676,7 @@ static inline const char *skip_opaque(const char *p, const char *end)
 static const char *block_end(const char *p, const char *end)
 {
     int depth = 0;
-    while (p < end) {
+    while ((p = next_stop(p, end, B_OPAQUE | B_BLOCK)) < end) {
         const char *q = skip_opaque(p, end);
         if (q != p) {
             p = q;
@@ -671,7 +695,7 @@ static const char *block_end(const char *p, const char *end)
 static const char *prelude_end(const char *p, const char *end)
 {
     int paren = 0;
-    while (p < end) {
+    while ((p = next_stop(p, end, B_OPAQUE | B_PRELUDE)) < end) {
         const char *q = skip_opaque(p, end);
         if (q != p) {
             p = q;
@@ -797,7 +821,7 @@ static size_t type_len(const char *s, size_t len)
 static size_t find_is(const char *s, size_t len, size_t *open)
 {
     static const char *const names[] = {"is(", "where(", "matches(", "-webkit-any(", "-moz-any("};
-    for (size_t i = 0; i < len;) {
+    for (size_t i = 0; (i = (size_t)(next_stop(s + i, s + len, B_GROUP) - s)) < len;) {
         size_t j = past_group(s, i, len);
         if (j != i) {
             i = j;
@@ -897,7 +921,7 @@ static int split_not(const char *s, size_t len, base_buf *o)
 {
     int changed = 0;
     size_t copied = 0;
-    for (size_t i = 0; i < len;) {
+    for (size_t i = 0; (i = (size_t)(next_stop(s + i, s + len, B_GROUP) - s)) < len;) {
         size_t j = past_group(s, i, len);
         if (j != i) {
             i = j;
@@ -964,6 +988,7 @@ static int put_selectors(css_index *ix, const char *p, const char *end, base_buf
     int kept = 0, paren = 0;
     const char *start = p;
     for (const char *q = p; q <= end; q++) {
+        q = next_stop(q, end, B_OPAQUE | B_PRELUDE);
         if (q < end) {
             const char *r = skip_opaque(q, end);
             if (r != q) {
@@ -1264,7 +1289,7 @@ static int supports_met(const char *p, const char *end, int level)
 static const char *nested_open(const char *p, const char *end)
 {
     int paren = 0;
-    while (p < end) {
+    while ((p = next_stop(p, end, B_OPAQUE | B_PRELUDE)) < end) {
         const char *q = skip_opaque(p, end);
         if (q != p) {
             p = q;
@@ -1517,9 +1542,12 @@ static void put_block(base_buf *o, const char *p, const char *end)
 {
     const char *a = p + 1, *close = end > p + 1 && end[-1] == '}' ? end - 1 : end;
     int any = 0;
-    for (const char *q = a; q + 5 <= close && !any; q++)
-        any = eq_lower(q, "block", 5) || eq_lower(q, "inset", 5) ||
-              (q + 6 <= close && eq_lower(q, "inline", 6));
+    for (const char *q = a; q + 5 <= close && !any; q++) {
+        int c = tolower((unsigned char)*q); /* the words' first letters */
+        any = (c == 'b' || c == 'i') &&
+              (eq_lower(q, "block", 5) || eq_lower(q, "inset", 5) ||
+               (q + 6 <= close && eq_lower(q, "inline", 6)));
+    }
     if (!any) {
         base_buf_add(o, p, (size_t)(end - p));
         return;
