@@ -346,6 +346,10 @@ private:
 
 inline thread_local ancestor_filter ancestors;
 
+// Whether blocks with var( are kept per answers (rule_index::var_parse);
+// off, each is parsed in place, as litehtml does: test_styled compares.
+inline thread_local bool keep_var_blocks = true;
+
 // The stylesheet's selectors by the one condition of their rightmost
 // compound that an element most seldom meets (browsers' rule hash): an id,
 // else a class, else a tag; the others under "any". A selector filed under
@@ -425,15 +429,18 @@ public:
     // leaves of it too. The parse depends on the element only through
     // var() (substituted from the element's custom properties) and through
     // the background shorthand, which appends its position to a
-    // background-position already there: a block with var( is never kept,
-    // and one with the shorthand is not used on an element that has a
-    // background-position (nullptr: parse in place).
-    const litehtml::style *declarations(int i, const litehtml::style &own) const
+    // background-position already there: one with the shorthand is not
+    // used on an element that has a background-position (nullptr: parse in
+    // place). A block with var( is kept per answer (var_parse).
+    const litehtml::style *declarations(int i, const litehtml::style &own,
+                                        const litehtml::element *el) const
     {
-        const parsed &p = parse(i);
-        if (!p.st || (p.background && own.get_property("background-position")))
+        parsed &p = parse(i);
+        if (p.background && own.get_property("background-position"))
             return nullptr;
-        return p.st.get();
+        if (!p.var)
+            return p.st.get();
+        return var_parse(i, p, el);
     }
 
     // Whether selector i's declarations may set `content` (a block with
@@ -504,18 +511,105 @@ public:
 
 private:
     using table = std::unordered_map<std::string, std::vector<int>>;
+    // A block with var( parsed for one element: the custom properties its
+    // parse asked the element for, in order, with the answers (nullptr
+    // kept as not found), and the declarations they gave.
+    struct var_answers {
+        struct question {
+            std::string name;
+            bool found;
+            std::string value;
+        };
+        std::vector<question> asked;
+        std::unique_ptr<litehtml::style> st;
+    };
     struct parsed {
         bool tried = false;
         bool background = false; // a declaration whose name may be "background"
+        bool var = false;        // the block holds var(: kept per answers
+        bool var_in_place = false; // ... or parsed in place, always (var_parse)
         std::unique_ptr<litehtml::style> st;
+        std::vector<var_answers> answers;
     };
+    // The answers a block is kept for, at most: a page's themes and
+    // components give one rule a few sets of values.
+    static constexpr size_t max_answers = 8;
+
+    // What litehtml's parse of a block asks the element (style::subst_vars,
+    // the only use it makes of it: the value of the custom property each
+    // var() names, inherited, no default), recorded and answered by the
+    // element itself.
+    class var_probe : public litehtml::element {
+    public:
+        explicit var_probe(const litehtml::element *el) : litehtml::element(el->get_document()), el_(el) {}
+        const litehtml::tchar_t *get_style_property(const litehtml::tchar_t *name, bool inherited,
+                                                    const litehtml::tchar_t *def = nullptr) const override
+        {
+            const char *v = el_->get_style_property(name, inherited, def);
+            if (!name || !custom_property(name) || !inherited || def)
+                keepable = false;
+            else
+                asked.push_back({name, v != nullptr, v ? v : ""});
+            return v;
+        }
+        mutable std::vector<var_answers::question> asked;
+        mutable bool keepable = true;
+
+    private:
+        const litehtml::element *el_;
+    };
+
+    // Selector i's block with var( as litehtml would parse it into el now:
+    // the block parsed for an earlier element whose answers el gives too,
+    // or parsed now (through a var_probe, into a style of its own) and kept.
+    // litehtml's parse in place asks its questions in an order its answers
+    // alone decide (each substitution may name another var()), and makes
+    // of the same text and answers the same declarations; so an element
+    // that answers each question as the earlier one did gets them. Each
+    // question is answered from the element and its ancestors' declarations
+    // (custom properties), which no declaration of the block changes when
+    // it declares no custom property itself: a block that does, or a var()
+    // naming what is not a custom property (the answer may be one of the
+    // block's own), is parsed in place (nullptr).
+    const litehtml::style *var_parse(int i, parsed &p, const litehtml::element *el) const
+    {
+        if (p.var_in_place || !el || !keep_var_blocks)
+            return nullptr;
+        for (const auto &a : p.answers) {
+            bool same = true;
+            for (const auto &q : a.asked) {
+                const char *v = el->get_style_property(q.name.c_str(), true, nullptr);
+                if ((v != nullptr) != q.found || (v && q.value != v)) {
+                    same = false;
+                    break;
+                }
+            }
+            if (same)
+                return a.st.get();
+        }
+        if (p.answers.size() >= max_answers)
+            return nullptr;
+        const litehtml::css_selector &sel = *sheet_->selectors()[(size_t)i];
+        var_probe probe(el);
+        std::unique_ptr<litehtml::style> st(new litehtml::style);
+        st->add(sel.m_style.c_str(), sel.m_baseurl.c_str(), &probe);
+        bool keep = probe.keepable;
+        for (const auto &kv : style_properties(*st))
+            keep = keep && !custom_property(kv.first.c_str());
+        if (!keep) {
+            p.var_in_place = true;
+            return nullptr;
+        }
+        p.answers.push_back({std::move(probe.asked), std::move(st)});
+        return p.answers.back().st.get();
+    }
     const litehtml::css *sheet_;
     mutable std::vector<parsed> parsed_;
     mutable std::vector<std::vector<uint32_t>> keys_;
     table ids_, classes_, tags_;
     std::vector<int> any_;
 
-    const parsed &parse(int i) const
+    parsed &parse(int i) const
     {
         if (parsed_.empty())
             parsed_.resize(sheet_->selectors().size());
@@ -524,10 +618,12 @@ private:
             p.tried = true;
             const litehtml::css_selector &sel = *sheet_->selectors()[(size_t)i];
             const std::string &text = sel.m_style;
+            p.background = declares(text, "background");
             if (text.find("var(") == std::string::npos) {
                 p.st.reset(new litehtml::style);
                 p.st->add(text.c_str(), sel.m_baseurl.c_str(), nullptr);
-                p.background = declares(text, "background");
+            } else {
+                p.var = true;
             }
         }
         return p;
@@ -999,7 +1095,7 @@ public:
                     before.rules.push_back(i);
                     before.content = before.content || applying->sets_content(i);
                 } else {
-                    if (const litehtml::style *d = applying->declarations(i, this->m_style))
+                    if (const litehtml::style *d = applying->declarations(i, this->m_style, this))
                         this->m_style.combine(*d);
                     else
                         this->add_style(sel->m_style, sel->m_baseurl);

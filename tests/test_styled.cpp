@@ -392,6 +392,89 @@ static void attributes_set_as_litehtml_sets_them(void **state)
     }
 }
 
+/* An element's declarations, which html_tag keeps protected. */
+struct style_of : litehtml::html_tag {
+    static const litehtml::style &in(const litehtml::html_tag &el) { return el.*(&style_of::m_style); }
+};
+
+/* A container whose <div>s and <span>s are styled.h's elements. */
+struct styled_container : bare_container {
+    std::shared_ptr<litehtml::element> create_element(const litehtml::tchar_t *tag,
+                                                      const litehtml::string_map &,
+                                                      const std::shared_ptr<litehtml::document> &doc) override
+    {
+        if (!strcmp(tag, "div") || !strcmp(tag, "span"))
+            return std::make_shared<compat::styled<litehtml::html_tag>>(doc);
+        return nullptr;
+    }
+};
+
+/* Each element's declarations, "name: value !" (the ! when important), by
+ * the order of the tree, into out; its text first. */
+void declarations_of(const litehtml::element::ptr &el, std::vector<std::string> &out)
+{
+    if (auto *tag = dynamic_cast<litehtml::html_tag *>(el.get())) {
+        std::string all = std::string("<") + tag->get_tagName() + " " + tag->get_attr("class", "") + ">";
+        for (const auto &kv : compat::style_properties(style_of::in(*tag)))
+            all += " " + kv.first + ": " + kv.second.m_value + (kv.second.m_important ? " !" : "") + ";";
+        out.push_back(all);
+    }
+    for (size_t i = 0; i < el->get_children_count(); i++)
+        declarations_of(el->get_child((int)i), out);
+}
+
+/* styled.h's rule_index keeps a block with var() per the answers its
+ * custom properties give (var_parse): each element gets the declarations
+ * the parse in place (litehtml's, var() answered by styled.h) gives it, under different values of the same
+ * properties, with fallbacks, chains, a block that declares a custom
+ * property itself and one the element declares !important. */
+static void var_blocks_as_litehtml_parses_them(void **state)
+{
+    (void)state;
+    litehtml::context ctx;
+    ctx.load_master_stylesheet("html{display:block}body{display:block}div{display:block}");
+    const char *page =
+        "<html><head><style>"
+        "html{--w:10px;--c:red}.a{--w:20px}.b{--c:blue}.i{--w:30px !important}"
+        ".x{width:var(--w);color:var(--c);margin:var(--w) 0}"
+        ".y{--z:3px;padding:var(--z)}"
+        ".f{height:var(--nope, 5px);border-left-width:var(--w,1px)}"
+        ".m{--chain:var(--w)}.n{left:var(--chain)}"
+        "</style></head><body>"
+        "<div class=x>1</div>"
+        "<div class=a><div class=x>2</div><div class='x f'>3</div></div>"
+        "<div class=b><div class=x>4</div><div class=a><span class=x>5</span></div></div>"
+        "<div class='x y'>6</div><div class=y><div class='x y'>7</div></div>"
+        "<div class=f>8</div><div class=a><div class=f>9</div></div>"
+        "<div class=m><div class=n>10</div></div><div class='a m'><div class=n>11</div></div>"
+        "<div class=x style='--w:40px'>12</div><div class='x i'>13</div>"
+        "<div class=b><div class=a><div class=x>14</div><div class='x f'>15</div></div></div>"
+        "<div class=x>16</div>"
+        "</body></html>";
+    styled_container c;
+    compat::keep_var_blocks = false; /* each block parsed in place, as litehtml does */
+    litehtml::document::ptr theirs = litehtml::document::createFromUTF8(page, &c, &ctx);
+    compat::keep_var_blocks = true;
+    litehtml::document::ptr mine = litehtml::document::createFromUTF8(page, &c, &ctx);
+    assert_true(theirs && mine);
+    std::vector<std::string> want, got;
+    declarations_of(theirs->root(), want);
+    declarations_of(mine->root(), got);
+    assert_int_equal(got.size(), want.size());
+    for (size_t i = 0; i < want.size(); i++)
+        if (got[i] != want[i])
+            fail_msg("element %zu:\n  %s\nparsed in place:\n  %s", i, got[i].c_str(), want[i].c_str());
+    /* The page asks what it means to: the same rule, other values. */
+    std::string all;
+    for (const auto &w : want)
+        all += w + "\n";
+    assert_non_null(strstr(all.c_str(), "width: 10px;"));
+    assert_non_null(strstr(all.c_str(), "width: 20px;"));
+    assert_non_null(strstr(all.c_str(), "color: blue;"));
+    assert_non_null(strstr(all.c_str(), "height: 5px;"));
+    assert_non_null(strstr(all.c_str(), "left: 20px;"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -401,6 +484,7 @@ int main(void)
         cmocka_unit_test(lengths_read_as_litehtml_reads_them),
         cmocka_unit_test(backgrounds_as_litehtml_reads_them),
         cmocka_unit_test(attributes_set_as_litehtml_sets_them),
+        cmocka_unit_test(var_blocks_as_litehtml_parses_them),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
