@@ -64,20 +64,29 @@ bool read_only_address(const void *p);
 // litehtml asks by literals, the same few hundred again and again. A name
 // elsewhere (a string built at run time, whose address may later hold
 // another name) is hashed each time.
-inline name_key key_of_name(const char *name)
+struct name_slot {
+    const char *p;
+    name_key k;
+};
+inline thread_local name_slot names_seen[1024];
+
+// key_of_name's miss, out of line: the hit, a hash and a compare, is
+// inlined into each of its callers (the compiler had left the whole of it
+// a call in some).
+[[gnu::noinline]] inline name_key key_of_name_miss(const char *name, name_slot &s)
 {
-    struct slot {
-        const char *p;
-        name_key k;
-    };
-    static thread_local slot seen[1024];
-    slot &s = seen[(reinterpret_cast<uintptr_t>(name) * 0x9e3779b97f4a7c15ull) >> 54];
-    if (s.p == name)
-        return s.k;
     const name_key k = key_of(name);
     if (read_only_address(name))
         s = {name, k};
     return k;
+}
+
+[[gnu::always_inline]] inline name_key key_of_name(const char *name)
+{
+    name_slot &s = names_seen[(reinterpret_cast<uintptr_t>(name) * 0x9e3779b97f4a7c15ull) >> 54];
+    if (s.p == name)
+        return s.k;
+    return key_of_name_miss(name, s);
 }
 
 // The index of `val` in `list`, a list of keywords parted by `delim`
