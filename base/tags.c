@@ -153,6 +153,35 @@ static void set_lower(base_tag *t)
     t->lower[t->name_len] = '\0';
 }
 
+/* Past the attributes from p (before-attribute-name state) to the tag's
+ * end ('>', "/>" or the end of the range, left unread): read_attr's steps
+ * until it finds none, with nothing kept (every tag of every scan of a page
+ * goes through here, most of them with attributes). */
+static const char *skip_attrs(const char *p, const char *end)
+{
+    for (;;) {
+        while (p < end && (base_html_space(*p) || (*p == '/' && !(p + 1 < end && p[1] == '>'))))
+            p++;
+        if (p >= end || *p == '>' || *p == '/')
+            return p;
+        p = run_until(p + 1, end, C_SPACE | C_SLASH | C_GT | C_EQ); /* the name */
+        const char *q = p;
+        while (q < end && base_html_space(*q))
+            q++;
+        if (q < end && *q == '=') {
+            q++;
+            while (q < end && base_html_space(*q))
+                q++;
+            if (q < end && (*q == '"' || *q == '\'')) {
+                const char *close = memchr(q + 1, *q, (size_t)(end - q - 1));
+                p = close ? close + 1 : end;
+            } else {
+                p = run_until(q, end, C_SPACE | C_GT);
+            }
+        }
+    }
+}
+
 /* Reads a tag from its name on (p just past "<" or "</"): name, attributes
  * and closing '>'. Returns the position after the tag. */
 static const char *read_tag(const char *p, const char *end, base_tag *t)
@@ -162,9 +191,7 @@ static const char *read_tag(const char *p, const char *end, base_tag *t)
     t->name_len = (size_t)(p - t->name);
     set_lower(t);
     t->attrs = p;
-    base_tag_attr a;
-    while (read_attr(&p, end, &a))
-        ;
+    p = skip_attrs(p, end);
     t->attrs_len = (size_t)(p - t->attrs);
     if (p + 1 < end && p[0] == '/' && p[1] == '>') {
         t->self_closing = 1;
@@ -213,8 +240,28 @@ static const char *read_decl(const char *p, const char *end, base_tag *t)
 
 /* Raw text ----------------------------------------------------------------------- */
 
-static const char *const raw_elements[] = {"script", "style",    "textarea", "title",     "xmp",
-                                       "iframe", "noembed",  "noframes", "plaintext", NULL};
+/* Is `lower` a raw-text element's name (tags.h: script, style, textarea,
+ * title, xmp, iframe, noembed, noframes, plaintext)? By the first letter:
+ * asked of every start tag of every scan. */
+static int is_raw_element(const char *lower)
+{
+    switch (lower[0]) {
+    case 's':
+        return !strcmp(lower, "script") || !strcmp(lower, "style");
+    case 't':
+        return !strcmp(lower, "textarea") || !strcmp(lower, "title");
+    case 'x':
+        return !strcmp(lower, "xmp");
+    case 'i':
+        return !strcmp(lower, "iframe");
+    case 'n':
+        return !strcmp(lower, "noembed") || !strcmp(lower, "noframes");
+    case 'p':
+        return !strcmp(lower, "plaintext");
+    default:
+        return 0;
+    }
+}
 
 /* At p, "</" and the name (any case), then white space, '/' or '>': the
  * end tag that closes the raw text (the standard's "appropriate end tag").
@@ -369,7 +416,7 @@ int base_tag_next(base_tag_scanner *s, base_tag *t)
     } else {
         t->kind = BASE_TAG_START;
         s->p = read_tag(p + 1, end, t);
-        if (base_tag_in(t->lower, raw_elements)) {
+        if (is_raw_element(t->lower)) {
             base_tag_skip_content(s, t);
             t->raw_text = 1;
             s->raw_script = strcmp(t->lower, "script") == 0;

@@ -321,6 +321,17 @@ static void test_tags_raw_text(void **state)
     expect_tokens("<plaintext><b></plaintext>", "START:plaintext|RAW:<b></plaintext>|");
     /* noscript is markup. */
     expect_tokens("<noscript><p></noscript>", "START:noscript|START:p|END:noscript|");
+    /* Every raw-text element by name, any case; a name that begins as one
+     * is markup. */
+    expect_tokens("<XMP><b></xmp><noEmbed><b></noembed><noframes><b></noframes>",
+                  "START:XMP|RAW:<b>|END:xmp|START:noEmbed|RAW:<b>|END:noembed|"
+                  "START:noframes|RAW:<b>|END:noframes|");
+    expect_tokens("<Style>a<b></style><Title>a<b></title><IFRAME>a<b></iframe>",
+                  "START:Style|RAW:a<b>|END:style|START:Title|RAW:a<b>|END:title|"
+                  "START:IFRAME|RAW:a<b>|END:iframe|");
+    expect_tokens("<scripts><b><s><b><tt><b><i><b><p><b><x><b><noembeds><b>",
+                  "START:scripts|START:b|START:s|START:b|START:tt|START:b|START:i|START:b|"
+                  "START:p|START:b|START:x|START:b|START:noembeds|START:b|");
     /* A raw-text START says so. */
     base_tag_scanner s;
     base_tag t;
