@@ -88,12 +88,15 @@ static void scores_are_the_fitted_trees(void **state)
      * them, missing (NaN), or anything: every way down is taken. 8k + 5
      * blocks, as the blocks are read eight at a time. */
     enum { N = 8 * 40 + 5 };
-    for (int k = 0; k < 2; k++) {
-        size_t stride = m[k]->n_features + 3;
+    /* Each model with the scorer's own stride (every block's features, the
+     * fast paths of score_model_run), and with another. */
+    for (int r = 0; r < 4; r++) {
+        int k = r % 2;
+        size_t stride = r < 2 ? score_feature_count() : m[k]->n_features + 3;
         float *f = calloc(N * stride, sizeof *f), *p = calloc(N, sizeof *p);
         assert_non_null(f);
         assert_non_null(p);
-        uint32_t seed = 12345u + (uint32_t)k;
+        uint32_t seed = 12345u + (uint32_t)r;
 #define NEXT() (seed = seed * 1664525u + 1013904223u)
         for (size_t b = 0; b < N; b++) {
             float *x = f + b * stride;
