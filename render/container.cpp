@@ -10,6 +10,7 @@
 #include "render/paint.h"
 
 #include "base/clock.h"
+#include "base/sheetrefs.h"
 #include "base/tags.h"
 #include "base/utf8.h"
 
@@ -19,6 +20,7 @@
 #include <litehtml/el_cdata.h>
 #include <litehtml/el_comment.h>
 #include <litehtml/el_space.h>
+#include <litehtml/el_style.h>
 #include <litehtml/el_td.h>
 #include <litehtml/el_text.h>
 
@@ -43,6 +45,43 @@ namespace {
 // A table cell whose spans are clamped as the HTML standard clamps them
 // (render.h): litehtml's grid holds a cell for every column a colspan
 // covers, in every row, so one colspan of 65 534 cost gigabytes.
+// A <style> of the page. css_prepare_html set its sheet aside and left a
+// mark in the page (cssfilter.h): the sheet is added where litehtml's
+// el_style would add the element's text, as it adds it (its children's
+// text, no base URL, its media attribute, which an el_style never keeps).
+// A text that is no mark of the page's is read as el_style reads it.
+class page_style : public litehtml::el_style
+{
+public:
+    page_style(const std::shared_ptr<litehtml::document> &doc, const css_index *ix)
+        : litehtml::el_style(doc), ix_(ix)
+    {
+    }
+    bool appendChild(const litehtml::element::ptr &el) override
+    {
+        kids_.push_back(el);
+        return litehtml::el_style::appendChild(el);
+    }
+    void parse_attributes() override
+    {
+        std::string text;
+        for (const auto &k : kids_)
+            k->get_text(text);
+        size_t n;
+        const char *css = ix_ ? css_index_aside_of(ix_, text.c_str(), &n) : nullptr;
+        if (!css) {
+            litehtml::el_style::parse_attributes();
+            return;
+        }
+        if (litehtml::document::ptr doc = get_document())
+            doc->add_stylesheet(css, nullptr, get_attr("media"));
+    }
+
+private:
+    const css_index *ix_;
+    litehtml::elements_vector kids_;
+};
+
 class clamped_td : public litehtml::el_td
 {
 public:
@@ -632,6 +671,8 @@ public:
         // With the layer, cells resolve their styles as our elements do
         // (styled.h), and the body is one of ours (compat.h).
         bool plain = opts_.plain_litehtml;
+        if (tag && !plain && !strcmp(tag, "style"))
+            return std::make_shared<page_style>(doc, filter);
         if (tag && (!strcmp(tag, "td") || !strcmp(tag, "th")))
             return plain ? std::make_shared<clamped_td>(doc)
                          : std::make_shared<compat::styled<clamped_td>>(doc);
@@ -953,6 +994,7 @@ extern "C" render_status render_load(render_engine *eng, const char *html, const
         css_index_limit(ix.get(), depth, counts.elements, opts->max_style_bytes);
         css_index_limit_generated(ix.get(), opts->max_generated);
         css_index_touch(ix.get(), st.viewport.mobile);
+        css_index_set_aside(ix.get(), !opts->plain_litehtml);
         auto generated_over = [&]() {
             int over;
             st.generated = css_index_generated(ix.get(), &over);
@@ -984,7 +1026,19 @@ extern "C" render_status render_load(render_engine *eng, const char *html, const
             if (generated_over())
                 return RENDER_EGENERATED;
             bool collapse = false;
-            if (!keep_spaces) {
+            // The sheets set aside are read as spaces_collapse reads the
+            // text of a <style>: one that may keep the runs of white space,
+            // or imports one that may, keeps them on the page.
+            bool aside_keeps = false;
+            for (size_t i = 0; !keep_spaces && !aside_keeps && i < css_index_aside_count(ix.get());
+                 i++) {
+                size_t n;
+                const char *css = css_index_aside(ix.get(), i, &n);
+                aside_keeps = spaces_kept(css, n) ||
+                              (sheets && base_sheet_refs_css(css, n, sheet_may_keep_spaces,
+                                                             (void *)&probe) != 0);
+            }
+            if (!keep_spaces && !aside_keeps) {
                 char *one;
                 size_t one_len;
                 int c = spaces_collapse(page.get(), strlen(page.get()),

@@ -7,11 +7,13 @@
 #include "dom/dom.h"
 
 #include "base/buf.h"
+#include "base/grow.h"
 #include "base/sheetrefs.h"
 #include "base/tags.h"
 
 #include <ctype.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,7 +43,18 @@ struct css_index {
     int attrs_lost;         /* ... or one left out of the page */
     size_t dropped;         /* attributes left out of the page */
     int touch;              /* css_index_touch: a phone's or tablet's screen */
+    int aside_on;           /* css_index_set_aside */
+    char **aside;           /* the sheets set aside by the last css_prepare_html */
+    size_t *aside_len;
+    size_t n_aside, cap_aside;
 };
+
+static void aside_clear(css_index *ix)
+{
+    for (size_t i = 0; i < ix->n_aside; i++)
+        free(ix->aside[i]);
+    ix->n_aside = 0;
+}
 
 static uint64_t hash_lower(const char *s, size_t n)
 {
@@ -145,6 +158,9 @@ void css_index_free(css_index *ix)
     for (size_t i = 0; i < ix->cap; i++)
         free(ix->slots[i].s);
     free(ix->slots);
+    aside_clear(ix);
+    free(ix->aside);
+    free(ix->aside_len);
     free(ix);
 }
 
@@ -1759,6 +1775,97 @@ static void drop_unread_attrs(html_rewrite *r, const base_tag *t)
 
 /* Drops `n` bytes at `text` (script text, a comment), or puts the filtered
  * CSS in their place (`style`: the text of a <style>). */
+void css_index_set_aside(css_index *ix, int on)
+{
+    ix->aside_on = on;
+}
+
+size_t css_index_aside_count(const css_index *ix)
+{
+    return ix->n_aside;
+}
+
+const char *css_index_aside(const css_index *ix, size_t i, size_t *len)
+{
+    if (i >= ix->n_aside)
+        return NULL;
+    *len = ix->aside_len[i];
+    return ix->aside[i];
+}
+
+/* The mark of sheet i, into buf (at least CSS_ASIDE_MARK_MAX bytes). */
+#define CSS_ASIDE_MARK_MAX 48
+static void aside_mark(size_t i, char *buf)
+{
+    snprintf(buf, CSS_ASIDE_MARK_MAX, "/*glance-aside:%zu*/", i);
+}
+
+const char *css_index_aside_of(const css_index *ix, const char *text, size_t *len)
+{
+    static const char prefix[] = "/*glance-aside:";
+    if (!ix || strncmp(text, prefix, sizeof prefix - 1) != 0)
+        return NULL;
+    char *end;
+    unsigned long long i = strtoull(text + sizeof prefix - 1, &end, 10);
+    char want[CSS_ASIDE_MARK_MAX];
+    if (i >= ix->n_aside)
+        return NULL;
+    aside_mark((size_t)i, want);
+    if (strcmp(text, want) != 0)
+        return NULL;
+    *len = ix->aside_len[i];
+    return ix->aside[i];
+}
+
+/* Whether gumbo hands litehtml the n bytes of a <style>'s text as they are:
+ * nothing its input stream rewrites (CR, NUL, control characters,
+ * noncharacters, ill-formed UTF-8 and surrogates, all of which it turns
+ * into LF or U+FFFD) and no "</", which may end the element. */
+static int read_as_is(const char *s, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)s, *end = p + n;
+    while (p < end) {
+        unsigned c = *p;
+        if (c >= 0x20 && c < 0x7f) {
+            if (c == '<' && p + 1 < end && p[1] == '/')
+                return 0;
+            p++;
+            continue;
+        }
+        if (c == '\t' || c == '\n' || c == '\f') {
+            p++;
+            continue;
+        }
+        uint32_t cp;
+        size_t k;
+        if (c >= 0xc2 && c <= 0xdf) {
+            cp = c & 0x1f;
+            k = 1;
+        } else if (c >= 0xe0 && c <= 0xef) {
+            cp = c & 0x0f;
+            k = 2;
+        } else if (c >= 0xf0 && c <= 0xf4) {
+            cp = c & 0x07;
+            k = 3;
+        } else {
+            return 0; /* a control character, DEL, or no lead byte */
+        }
+        if ((size_t)(end - p) <= k)
+            return 0;
+        for (size_t j = 1; j <= k; j++) {
+            if ((p[j] & 0xc0) != 0x80)
+                return 0;
+            cp = (cp << 6) | (p[j] & 0x3f);
+        }
+        if ((k == 2 && cp < 0x800) || (k == 3 && (cp < 0x10000 || cp > 0x10ffff)) ||
+            (cp >= 0xd800 && cp <= 0xdfff) || cp < 0xa0 || (cp >= 0xfdd0 && cp <= 0xfdef) ||
+            (cp & 0xfffe) == 0xfffe)
+            return 0;
+        p += k + 1;
+    }
+    return 1;
+}
+
 static void rewrite_region(html_rewrite *r, int style, const char *text, size_t n)
 {
     base_buf_add(&r->o, r->copied, (size_t)(text - r->copied));
@@ -1776,6 +1883,23 @@ static void rewrite_region(html_rewrite *r, int style, const char *text, size_t 
         r->o.oom = 1; /* the whole page fails with its stylesheet */
         return;
     }
+    css_index *ix = r->ix;
+    if (ix->aside_on && fl > 0 && read_as_is(f, fl)) {
+        size_t *lens = NULL;
+        if (base_grow(&ix->aside, &ix->cap_aside, ix->n_aside + 1, sizeof *ix->aside) ||
+            !(lens = realloc(ix->aside_len, ix->cap_aside * sizeof *ix->aside_len))) {
+            free(f);
+            r->o.oom = 1;
+            return;
+        }
+        ix->aside_len = lens;
+        char mark[CSS_ASIDE_MARK_MAX];
+        aside_mark(ix->n_aside, mark);
+        base_buf_puts(&r->o, mark);
+        ix->aside[ix->n_aside] = f;
+        ix->aside_len[ix->n_aside++] = fl;
+        return;
+    }
     base_buf_add(&r->o, f, fl);
     free(f);
 }
@@ -1788,6 +1912,7 @@ char *css_prepare_html(css_index *ix, const char *html, size_t len, int noscript
     if (!info)
         info = &local;
     memset(info, 0, sizeof *info);
+    aside_clear(ix);
     char *spliced;
     size_t spliced_len;
     info->streamed_parts = streamed_splice(html, len, &spliced, &spliced_len);

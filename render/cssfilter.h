@@ -112,6 +112,21 @@ typedef struct css_page_info {
 char *css_prepare_html(css_index *ix, const char *html, size_t len, int noscript_styles,
                        css_page_info *info);
 
+/* With `on`, css_prepare_html sets the filtered text of each <style> aside
+ * in the index and writes a mark in its place ("/\*glance-aside:N*\/"),
+ * which container.cpp's element for <style> reads as that sheet: the HTML
+ * parser reads the mark where it read the sheet a character at a time (a
+ * fifth of a page's bytes on scrapinghub), and litehtml makes no element
+ * per word of it. A text the parser would not hand on as it is (CR, NUL,
+ * control characters, ill-formed UTF-8, "</") stays in place. The sheets
+ * of the last css_prepare_html, in the page's order, until the next or
+ * css_index_free; css_index_aside_of: the sheet whose mark `text` is, or
+ * NULL. */
+void css_index_set_aside(css_index *ix, int on);
+size_t css_index_aside_count(const css_index *ix);
+const char *css_index_aside(const css_index *ix, size_t i, size_t *len);
+const char *css_index_aside_of(const css_index *ix, const char *text, size_t *len);
+
 #ifdef __cplusplus
 }
 #endif

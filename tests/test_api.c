@@ -1282,8 +1282,9 @@ static void write_file(const char *dir, const char *name, const char *text)
 /* glance writes the runs of white space of a page's text as one space
  * before litehtml reads them, unless a style may keep them: the listing
  * keeps its lines and indentation when its class says pre, from the page's
- * <style> or from a local stylesheet; without, it reads as one line, as a
- * browser shows it. */
+ * <style>, a local stylesheet or one the <style> imports (the <style>'s
+ * text set aside before the parse, render/cssfilter.h, is read for them);
+ * without, it reads as one line, as a browser shows it. */
 static void white_space_kept_where_styles_say(void **state)
 {
     (void)state;
@@ -1298,6 +1299,7 @@ static void white_space_kept_where_styles_say(void **state)
     } cases[] = {
         {"<link rel=\"stylesheet\" href=\"code.css\">", kept},
         {"<style>.code { white-space: pre-wrap }</style>", kept},
+        {"<style>@import \"code.css\"; p { margin: 0 }</style>", kept},
         {"<link rel=\"stylesheet\" href=\"missing.css\">", joined},
         {"<style>.code { white-space: nowrap }</style>", joined},
     };

@@ -161,6 +161,76 @@ static void test_page_rewrite(void **state)
     css_index_free(ix);
 }
 
+/* With css_index_set_aside, each <style>'s filtered sheet is set aside and
+ * a mark left in its place: putting each sheet back at its mark gives the
+ * page css_prepare_html writes without. A sheet the HTML parser would not
+ * hand on as it is (a CR, a NUL, a control character, ill-formed UTF-8, a
+ * noncharacter, "</") stays in the page; an empty one is not set aside. */
+static void test_sheets_set_aside(void **state)
+{
+    (void)state;
+    const char html[] = "<html><head><style media=screen>.a{color:red} .gone{x:y}</style>"
+                        "<style>.b{content:'\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80'}</style>"
+                        "<style>.a{font-family:x,\r\ny}</style><style>.gone{x:y}</style>"
+                        "<style>.a{content:'\x01'}</style><style>.a{content:'\xed\xa0\x80'}</style>"
+                        "<style>.a{content:'\xef\xb7\x90'}</style><style>.a{content:'\xc3'}</style>"
+                        "<style>.a{content:'<\\/x'}</style><style>.a{content:'</x'}</style>"
+                        "<STYLE>.b{\tx:y}</STYLE></head><body><p class='a b'>x</p></body></html>";
+    css_index *plain = css_index_html(html, strlen(html), NULL, NULL);
+    css_index *ix = css_index_html(html, strlen(html), NULL, NULL);
+    assert_non_null(plain);
+    assert_non_null(ix);
+    char *want = css_prepare_html(plain, html, strlen(html), 1, NULL);
+    css_index_set_aside(ix, 1);
+    char *got = css_prepare_html(ix, html, strlen(html), 1, NULL);
+    assert_non_null(want);
+    assert_non_null(got);
+    assert_int_equal(css_index_aside_count(plain), 0);
+    /* Four sheets set aside: the first two, the one with "<\/", the last. */
+    assert_int_equal(css_index_aside_count(ix), 4);
+    base_buf b = BASE_BUF_INIT;
+    size_t marks = 0;
+    for (const char *p = got; *p;) {
+        const char *m = strstr(p, "/*glance-aside:");
+        if (!m) {
+            base_buf_puts(&b, p);
+            break;
+        }
+        base_buf_add(&b, p, (size_t)(m - p));
+        const char *close = strstr(m, "*/");
+        assert_non_null(close);
+        char mark[64];
+        snprintf(mark, sizeof mark, "%.*s", (int)(close + 2 - m), m);
+        size_t n, n2;
+        const char *css = css_index_aside_of(ix, mark, &n);
+        assert_non_null(css);
+        assert_ptr_equal(css, css_index_aside(ix, marks, &n2));
+        assert_int_equal(n, n2);
+        base_buf_add(&b, css, n);
+        marks++;
+        p = close + 2;
+    }
+    assert_int_equal(marks, 4);
+    char *back = base_buf_take(&b, NULL);
+    assert_string_equal(back, want);
+    /* Only a mark of this page's, exactly, is one. */
+    size_t n;
+    assert_null(css_index_aside_of(ix, "/*glance-aside:4*/", &n));
+    assert_null(css_index_aside_of(ix, "/*glance-aside:0*/ ", &n));
+    assert_null(css_index_aside_of(ix, "/*glance-aside:00*/", &n));
+    assert_null(css_index_aside_of(ix, ".a{color:red}", &n));
+    assert_null(css_index_aside_of(plain, "/*glance-aside:0*/", &n));
+    /* The next page's sheets replace these. */
+    free(got);
+    got = css_prepare_html(ix, "<style>.a{}</style>", 19, 1, NULL);
+    assert_int_equal(css_index_aside_count(ix), 1);
+    free(got);
+    free(back);
+    free(want);
+    css_index_free(plain);
+    css_index_free(ix);
+}
+
 /* The attributes nothing reads leave the page before the parse, their
  * markup's length in DOM_ATTR_CUT; those a stylesheet names, an <img>'s
  * data-*, a value GCE reads or one with a reference stay. */
@@ -713,6 +783,7 @@ int main(void)
         cmocka_unit_test(test_rules_by_tag_class_id),
         cmocka_unit_test(test_lists_media_and_at_rules),
         cmocka_unit_test(test_page_rewrite),
+        cmocka_unit_test(test_sheets_set_aside),
         cmocka_unit_test(test_unread_attributes_left_out),
         cmocka_unit_test(test_streamed_parts_put_in_place),
         cmocka_unit_test(test_streamed_pages_left_alone),
