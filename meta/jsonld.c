@@ -7,6 +7,7 @@
  * gathered, and the main item is the first whose @type is an article's
  * (schema.org's Article and its kinds, BlogPosting, Report, ...), else a
  * web page's. The vocabulary is schema.org's, the same in every language. */
+#define _GNU_SOURCE /* memrchr */
 #include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,15 +38,38 @@ static int is_ld_type(const base_tag *t)
     return 0;
 }
 
+/* Where the last "ld+json", in any case, of [html, html + len) begins, or
+ * NULL: no script's type names JSON-LD past it (is_ld_type reads the bytes
+ * as they are, references undecoded). */
+static const char *last_ld_json(const char *html, size_t len)
+{
+    for (const char *p = html + len; p > html;) {
+        const char *plus = memrchr(html, '+', (size_t)(p - html));
+        if (!plus)
+            return NULL;
+        if (plus - html >= 2 && html + len - plus >= 5 && strncasecmp(plus - 2, "ld+json", 7) == 0)
+            return plus - 2;
+        p = plus;
+    }
+    return NULL;
+}
+
 int meta_scripts_scan(const char *html, size_t len, meta_scripts *out)
 {
     memset(out, 0, sizeof *out);
+    /* The tags are read up to the last script that may be one and its
+     * text: most pages have none, or put theirs in the <head>. */
+    const char *last = last_ld_json(html, len);
+    if (!last)
+        return 0;
     base_tag_scanner s;
     base_tag_scanner_init(&s, html, len);
     base_tag t;
     int want = 0;
     size_t total = 0;
     while (base_tag_next(&s, &t) && out->n < META_MAX_SCRIPTS) {
+        if (t.start > last && !want)
+            break;
         if (t.kind == BASE_TAG_START && base_tag_is(&t, "script")) {
             want = is_ld_type(&t);
         } else if (t.kind == BASE_TAG_RAW && want) {

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "meta/meta.h"
 #include "glance.h"
 #include "opts.h"
 
@@ -1380,12 +1381,42 @@ static void attributes_a_stylesheet_names_kept(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* meta_scripts_scan reads the page's tags only up to its last script that
+ * may be JSON-LD ("ld+json" in any case) and that script's text: every
+ * such script is found, the first, one in the body, one typed in capitals;
+ * the bytes in a comment or another script's text are no script; a page
+ * without them has none. */
+static void jsonld_scripts_found_to_the_last(void **state)
+{
+    (void)state;
+    static const char page[] =
+        "<html><head><script type='application/ld+json'>{\"a\":1}</script>"
+        "<script>var t = 'application/ld+json';</script></head><body><p>x</p>"
+        "<!-- <script type='application/ld+json'>{\"no\":1}</script> -->"
+        "<script type=\"APPLICATION/LD+JSON\">{\"b\":2}</script><p>y</p>"
+        "<script type='application/ld+json; charset=utf-8'>{\"c\":3}</script>"
+        "<p>ld+json</p></body></html>";
+    meta_scripts m;
+    assert_int_equal(meta_scripts_scan(page, strlen(page), &m), 0);
+    assert_int_equal(m.n, 3);
+    assert_string_equal(m.texts[0], "{\"a\":1}");
+    assert_string_equal(m.texts[1], "{\"b\":2}");
+    assert_string_equal(m.texts[2], "{\"c\":3}");
+    meta_scripts_free(&m);
+    static const char none[] = "<html><head><script>var x = 1 + 2;</script></head>"
+                               "<body><p>a+b</p></body></html>";
+    assert_int_equal(meta_scripts_scan(none, strlen(none), &m), 0);
+    assert_int_equal(m.n, 0);
+    meta_scripts_free(&m);
+}
+
 int main(void)
 {
     ctx = glance_context_new();
     if (!ctx)
         return 1;
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(jsonld_scripts_found_to_the_last),
         cmocka_unit_test(finds_article),
         cmocka_unit_test(classic_finds_article),
         cmocka_unit_test(finds_listing_of_links),
