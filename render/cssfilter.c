@@ -56,6 +56,35 @@ static void aside_clear(css_index *ix)
     ix->n_aside = 0;
 }
 
+/* The bytes the scans of a sheet stop at, by scan: each passes over the
+ * others a table look at a time (a page's <style> blocks run to hundreds
+ * of kilobytes, and each rule's text is read by several scans). */
+enum {
+    B_OPAQUE = 1,  /* '/', '"', '\'': what skip_opaque may skip */
+    B_BLOCK = 2,   /* block_end: '{', '}' */
+    B_PRELUDE = 4, /* prelude_end, nested_open, put_selectors: brackets, '{', ';', '}', ',' */
+    B_GROUP = 8,   /* find_is, split_not: '(', '[', '\\', ':' */
+    B_SELECTOR = 16 /* selector_too_costly, pseudo_bound: quotes, brackets, white
+                       space, combinators, ',' */
+};
+static const unsigned char byte_stop[256] = {
+    ['/'] = B_OPAQUE,  ['"'] = B_OPAQUE | B_SELECTOR,  ['\''] = B_OPAQUE | B_SELECTOR,
+    ['{'] = B_BLOCK | B_PRELUDE,          ['}'] = B_BLOCK | B_PRELUDE,
+    [';'] = B_PRELUDE, [','] = B_PRELUDE | B_SELECTOR,
+    [')'] = B_PRELUDE | B_SELECTOR,       [']'] = B_PRELUDE | B_SELECTOR,
+    ['('] = B_PRELUDE | B_GROUP | B_SELECTOR, ['['] = B_PRELUDE | B_GROUP | B_SELECTOR,
+    ['\\'] = B_GROUP, [':'] = B_GROUP,
+    [' '] = B_SELECTOR, ['\t'] = B_SELECTOR, ['\n'] = B_SELECTOR, ['\r'] = B_SELECTOR,
+    ['\f'] = B_SELECTOR, ['>'] = B_SELECTOR, ['+'] = B_SELECTOR, ['~'] = B_SELECTOR};
+
+/* The first byte of [p, end) in one of the kinds, or end. */
+static inline const char *next_stop(const char *p, const char *end, unsigned kinds)
+{
+    while (p < end && !(byte_stop[(unsigned char)*p] & kinds))
+        p++;
+    return p;
+}
+
 static uint64_t hash_lower(const char *s, size_t n)
 {
     uint64_t h = 0xcbf29ce484222325ull;
@@ -382,6 +411,13 @@ static int selector_too_costly(const char *s, size_t len, int depth)
 {
     int k = 0, nest = 0, max_nest = 0, in_space = 0;
     for (size_t i = 0; i < len; i++) {
+        /* A run of other bytes changes nothing but ends a run of spaces. */
+        size_t j = (size_t)(next_stop(s + i, s + len, B_SELECTOR) - s);
+        if (j != i) {
+            in_space = 0;
+            if ((i = j) >= len)
+                break;
+        }
         char c = s[i];
         if (c == '(' || c == '[') {
             if (++nest > max_nest)
@@ -535,7 +571,7 @@ static double pseudo_bound(css_index *ix, const char *s, size_t len)
     /* the last compound: after the last combinator outside () and [] */
     size_t start = 0;
     int nest = 0;
-    for (size_t i = 0; i < len; i++) {
+    for (size_t i = 0; (i = (size_t)(next_stop(s + i, s + len, B_SELECTOR) - s)) < len; i++) {
         char c = s[i];
         if (c == '"' || c == '\'') {
             for (i++; i < len && s[i] != c; i++)
@@ -642,30 +678,6 @@ static double content_chars(const char *p, const char *end)
 }
 
 /* The stylesheet ----------------------------------------------------------------- */
-
-/* The bytes the scans of a sheet stop at, by scan: each passes over the
- * others a table look at a time (a page's <style> blocks run to hundreds
- * of kilobytes, and each rule's text is read by several scans). */
-enum {
-    B_OPAQUE = 1,  /* '/', '"', '\'': what skip_opaque may skip */
-    B_BLOCK = 2,   /* block_end: '{', '}' */
-    B_PRELUDE = 4, /* prelude_end, nested_open, put_selectors: brackets, '{', ';', '}', ',' */
-    B_GROUP = 8    /* find_is, split_not: '(', '[', '\\', ':' */
-};
-static const unsigned char byte_stop[256] = {
-    ['/'] = B_OPAQUE,  ['"'] = B_OPAQUE,  ['\''] = B_OPAQUE,
-    ['{'] = B_BLOCK | B_PRELUDE,          ['}'] = B_BLOCK | B_PRELUDE,
-    [';'] = B_PRELUDE, [','] = B_PRELUDE, [')'] = B_PRELUDE, [']'] = B_PRELUDE,
-    ['('] = B_PRELUDE | B_GROUP,          ['['] = B_PRELUDE | B_GROUP,
-    ['\\'] = B_GROUP, [':'] = B_GROUP};
-
-/* The first byte of [p, end) in one of the kinds, or end. */
-static inline const char *next_stop(const char *p, const char *end, unsigned kinds)
-{
-    while (p < end && !(byte_stop[(unsigned char)*p] & kinds))
-        p++;
-    return p;
-}
 
 /* Skips a comment or a string at p when there is one; returns p otherwise. */
 static inline const char *skip_opaque(const char *p, const char *end)

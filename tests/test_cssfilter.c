@@ -161,6 +161,41 @@ static void test_page_rewrite(void **state)
     css_index_free(ix);
 }
 
+/* A selector litehtml could take too long to match on a page 40 deep:
+ * over five descendant or sibling combinators (the sum of C(40, j), j up
+ * to six, is over CSS_MAX_MATCH_COST), counted as runs of white space not
+ * beside '>' or '+', and '~'; a run of spaces counts once. */
+static void test_costly_selectors_dropped(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *css;
+        int kept;
+    } cases[] = {
+        {"div p p p p p{x:y}", 1},
+        {"div p p p p p p{x:y}", 0},
+        {"div  p\tp\n p p \f p{x:y}", 1},
+        {"div p.b p[title='a b c d e f'] p:not(.x .y) p p{x:y}", 0},
+        {"div p[title='a b c d e f g'] p{x:y}", 1},
+        {"div > p > p > p > p > p > p > p + p{x:y}", 1},
+        {"div p p p ~ p{x:y}", 0},
+        {"div p p p~p{x:y}", 1},
+    };
+    const char page[] = "<div class=a><p class=b>x</p></div>";
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        css_index *ix = css_index_html(page, strlen(page), NULL, NULL);
+        assert_non_null(ix);
+        css_index_limit(ix, 40, 1, 0);
+        size_t n;
+        char *out = css_filter(ix, cases[i].css, strlen(cases[i].css), &n);
+        assert_non_null(out);
+        if ((n > 0) != cases[i].kept)
+            fail_msg("%s: %s", cases[i].css, n > 0 ? "kept" : "dropped");
+        free(out);
+        css_index_free(ix);
+    }
+}
+
 /* With css_index_set_aside, each <style>'s filtered sheet is set aside and
  * a mark left in its place: putting each sheet back at its mark gives the
  * page css_prepare_html writes without. A sheet the HTML parser would not
@@ -784,6 +819,7 @@ int main(void)
         cmocka_unit_test(test_lists_media_and_at_rules),
         cmocka_unit_test(test_page_rewrite),
         cmocka_unit_test(test_sheets_set_aside),
+        cmocka_unit_test(test_costly_selectors_dropped),
         cmocka_unit_test(test_unread_attributes_left_out),
         cmocka_unit_test(test_streamed_parts_put_in_place),
         cmocka_unit_test(test_streamed_pages_left_alone),
