@@ -1740,6 +1740,8 @@ typedef struct html_rewrite {
     const char *copied; /* everything before this is in `o` */
     base_buf o;
     size_t style_bytes; /* <style> text kept so far */
+    int foreign;        /* an <svg> or <math> start tag was read: what follows
+                           may be foreign content (read_as_is) */
 } html_rewrite;
 
 /* The attributes of start tag `t` nothing reads (attr_unread) left out,
@@ -1832,14 +1834,17 @@ const char *css_index_aside_of(const css_index *ix, const char *text, size_t *le
 /* Whether gumbo hands litehtml the n bytes of a <style>'s text as they are:
  * nothing its input stream rewrites (CR, NUL, control characters,
  * noncharacters, ill-formed UTF-8 and surrogates, all of which it turns
- * into LF or U+FFFD) and no "</", which may end the element. */
-static int read_as_is(const char *s, size_t n)
+ * into LF or U+FFFD), and no "</", which may end the element. With
+ * `foreign`, the <style> may be inside <svg> or <math>, where it is no raw
+ * text to the parser (base/tags.h), which reads tags and character
+ * references in it: neither '<' nor '&' either. */
+static int read_as_is(const char *s, size_t n, int foreign)
 {
     const unsigned char *p = (const unsigned char *)s, *end = p + n;
     while (p < end) {
         unsigned c = *p;
         if (c >= 0x20 && c < 0x7f) {
-            if (c == '<' && p + 1 < end && p[1] == '/')
+            if ((c == '<' && (foreign || (p + 1 < end && p[1] == '/'))) || (c == '&' && foreign))
                 return 0;
             p++;
             continue;
@@ -1896,7 +1901,7 @@ static void rewrite_region(html_rewrite *r, int style, const char *text, size_t 
         return;
     }
     css_index *ix = r->ix;
-    if (ix->aside_on && fl > 0 && read_as_is(f, fl)) {
+    if (ix->aside_on && fl > 0 && read_as_is(f, fl, r->foreign)) {
         size_t *lens = NULL;
         if (base_grow(&ix->aside, &ix->cap_aside, ix->n_aside + 1, sizeof *ix->aside) ||
             !(lens = realloc(ix->aside_len, ix->cap_aside * sizeof *ix->aside_len))) {
@@ -1938,13 +1943,15 @@ char *css_prepare_html(css_index *ix, const char *html, size_t len, int noscript
         free(spliced);
         return NULL;
     }
-    html_rewrite r = {ix, html, BASE_BUF_INIT, 0};
+    html_rewrite r = {ix, html, BASE_BUF_INIT, 0, 0};
     base_tag_scanner s;
     base_tag_scanner_init(&s, html, len);
     base_tag t;
     base_tag_attr attr;
     int noscript = 0; /* inside a <noscript> */
     while (base_tag_next(&s, &t)) {
+        if (t.kind == BASE_TAG_START && (!strcmp(t.lower, "svg") || !strcmp(t.lower, "math")))
+            r.foreign = 1;
         if (t.kind == BASE_TAG_COMMENT) {
             rewrite_region(&r, 0, t.start, t.len);
         } else if (t.kind == BASE_TAG_RAW && base_tag_is(&t, "script")) {

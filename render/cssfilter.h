@@ -117,8 +117,10 @@ char *css_prepare_html(css_index *ix, const char *html, size_t len, int noscript
  * which container.cpp's element for <style> reads as that sheet: the HTML
  * parser reads the mark where it read the sheet a character at a time (a
  * fifth of a page's bytes on scrapinghub), and litehtml makes no element
- * per word of it. A text the parser would not hand on as it is (CR, NUL,
- * control characters, ill-formed UTF-8, "</") stays in place. The sheets
+ * per word of it. A text the parser might not hand on as it is (CR, NUL,
+ * control characters, ill-formed UTF-8, "</"; once an <svg> or <math> has
+ * begun, any '<' or '&', which it reads as markup in a <style> of theirs)
+ * stays in place. The sheets
  * of the last css_prepare_html, in the page's order, until the next or
  * css_index_free; css_index_aside_of: the sheet whose mark `text` is, or
  * NULL. */
