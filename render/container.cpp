@@ -42,9 +42,6 @@
 
 namespace {
 
-// A table cell whose spans are clamped as the HTML standard clamps them
-// (render.h): litehtml's grid holds a cell for every column a colspan
-// covers, in every row, so one colspan of 65 534 cost gigabytes.
 // A <style> of the page. css_prepare_html set its sheet aside and left a
 // mark in the page (cssfilter.h): the sheet is added where litehtml's
 // el_style would add the element's text, as it adds it (its children's
@@ -82,6 +79,9 @@ private:
     litehtml::elements_vector kids_;
 };
 
+// A table cell whose spans are clamped as the HTML standard clamps them
+// (render.h): litehtml's grid holds a cell for every column a colspan
+// covers, in every row, so one colspan of 65 534 cost gigabytes.
 class clamped_td : public litehtml::el_td
 {
 public:
