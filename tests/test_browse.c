@@ -272,6 +272,50 @@ static void unsized_icons_take_a_letter(void **state)
     }
 }
 
+/* A page that holds its article back (visibility: hidden) until a script
+ * that never comes shows it: the article is read all the same
+ * (render/snapshot.c, show_held_back), as litehtml reads it. A paragraph
+ * the page keeps hidden, less than it shows, stays out. */
+static void held_back_article_is_read(void **state)
+{
+    (void)state;
+    need_browser();
+    static const char *const article =
+        "<h1>A quay of stone</h1><p>The quay was built of granite blocks brought by sea, each cut to its "
+        "neighbour and laid without mortar, so that the wall holds together by weight and friction alone.</p>"
+        "<p>It has stood through a century of winter storms, and the harbour master still walks it each "
+        "morning to look for stones the sea has moved in the night.</p>";
+    char held[2048], menu[2048];
+    snprintf(held, sizeof held,
+             "<!doctype html><html><head><title>Quay</title><style>main:not(.ready){visibility:hidden}"
+             "</style></head><body><header>Harbour news</header><main>%s</main>"
+             "<script src=/app.js></script></body></html>",
+             article);
+    snprintf(menu, sizeof menu,
+             "<!doctype html><html><head><title>Quay</title><style>.later{visibility:hidden}</style></head>"
+             "<body><main>%s<div class=later><p>Tide tables and moorings for visiting boats, with the "
+             "harbour's fees for the season, are posted at the office.</p></div></main></body></html>",
+             article);
+    const char *held_path = write_page("held.html", held);
+    char held_copy[512];
+    snprintf(held_copy, sizeof held_copy, "%s", held_path);
+    const char *menu_path = write_page("menu.html", menu);
+    for (int scripts = 0; scripts < 2; scripts++) {
+        glance_options *o = opts("engine=chromium", scripts ? "scripts=on" : "scripts=off", NULL);
+        glance_result *r = NULL;
+        assert_int_equal(glance_extract_file(ctx, held_copy, o, &r), GLANCE_OK);
+        assert_non_null(strstr(glance_result_text(r), "weight and friction alone"));
+        assert_non_null(strstr(glance_result_text(r), "moved in the night"));
+        glance_result_free(r);
+        assert_int_equal(glance_extract_file(ctx, menu_path, o, &r), GLANCE_OK);
+        assert_non_null(strstr(glance_result_text(r), "weight and friction alone"));
+        /* A paragraph the page keeps hidden, less than it shows, stays out. */
+        assert_null(strstr(glance_result_text(r), "Tide tables"));
+        glance_result_free(r);
+        glance_options_free(o);
+    }
+}
+
 /* A snapshot written for the tests (fixtures/snapshot-harbour.json): no
  * browser needed to read one. */
 static void snapshot_fixture_is_read(void **state)
@@ -747,6 +791,7 @@ int main(void)
         cmocka_unit_test(snapshot_gives_the_same_answer),
         cmocka_unit_test(phone_window_as_a_phone),
         cmocka_unit_test(unsized_icons_take_a_letter),
+        cmocka_unit_test(held_back_article_is_read),
         cmocka_unit_test(shot_is_the_browsers_picture),
         cmocka_unit_test(requests_obey_the_address_policy),
         cmocka_unit_test(hostile_pages_end_within_budget),
