@@ -44,10 +44,10 @@ function parseArgs(argv) {
     return a;
 }
 
-// What glance's own engine (--engine chromium) adds to a page before its
-// snapshot, so that both give the same answer: an <svg> that neither its
-// attributes nor the page's rules size is drawn the size of a letter, not as
-// wide as its container (docs/snapshot.md).
+// What glance's own engine (--engine chromium) changes in a page before its
+// snapshot, so that both give the same answer (docs/snapshot.md): an <svg>
+// that neither its attributes nor the page's rules size is drawn the size
+// of a letter, not as wide as its container; a closed <details> is opened.
 export const UNSIZED_SVG_CSS =
     ':where(:not(svg)>svg:not([width]):not([height]),:not(svg)>svg[width$="%"]){width:1em;height:1em}';
 
@@ -69,7 +69,8 @@ export async function snapshot(browser, page, { w = 1920, h = 1080, scripts = tr
         await p.waitForLoadState('networkidle', { timeout: 3000 }).catch(() => {});
         const cdp = await ctx.newCDPSession(p);
         await cdp.send('Runtime.evaluate', { expression: '(function(){var d=document,s=d.createElement("style");'
-            + `s.textContent=${JSON.stringify(UNSIZED_SVG_CSS)};(d.head||d.documentElement).appendChild(s)})()` });
+            + `s.textContent=${JSON.stringify(UNSIZED_SVG_CSS)};(d.head||d.documentElement).appendChild(s);`
+            + 'd.querySelectorAll("details:not([open])").forEach(function(e){e.open=true})})()' });
         const snap = await cdp.send('DOMSnapshot.captureSnapshot',
             { computedStyles: STYLES, includeDOMRects: true, includePaintOrder: false });
         return { glance_snapshot: 1, url: p.url(), window: { width: w, height: h }, scripts, snapshot: snap };

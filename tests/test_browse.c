@@ -272,6 +272,31 @@ static void unsized_icons_take_a_letter(void **state)
     }
 }
 
+/* A closed <details> is opened before the snapshot (browser/browser.c,
+ * before_snapshot): what it holds is the page's text, as litehtml shows it. */
+static void closed_details_are_read(void **state)
+{
+    (void)state;
+    need_browser();
+    const char *path = write_page(
+        "details.html",
+        "<!doctype html><html><head><title>Quay</title></head><body><article><h1>A quay of stone</h1>"
+        "<p>The quay was built of granite blocks brought by sea, each cut to its neighbour.</p>"
+        "<details><summary>Why no mortar?</summary><p>Laid without mortar, the wall holds together by "
+        "weight and friction alone, and gives a little in a storm where mortar would crack.</p></details>"
+        "<details open><summary>Who keeps it?</summary><p>The harbour master walks it each morning to look "
+        "for stones the sea has moved in the night.</p></details></article></body></html>");
+    for (int scripts = 0; scripts < 2; scripts++) {
+        glance_options *o = opts("engine=chromium", scripts ? "scripts=on" : "scripts=off", NULL);
+        glance_result *r = NULL;
+        assert_int_equal(glance_extract_file(ctx, path, o, &r), GLANCE_OK);
+        assert_non_null(strstr(glance_result_text(r), "weight and friction alone"));
+        assert_non_null(strstr(glance_result_text(r), "moved in the night"));
+        glance_result_free(r);
+        glance_options_free(o);
+    }
+}
+
 /* A page that holds its article back (visibility: hidden) until a script
  * that never comes shows it: the article is read all the same
  * (render/snapshot.c, show_held_back), as litehtml reads it. A paragraph
@@ -792,6 +817,7 @@ int main(void)
         cmocka_unit_test(phone_window_as_a_phone),
         cmocka_unit_test(unsized_icons_take_a_letter),
         cmocka_unit_test(held_back_article_is_read),
+        cmocka_unit_test(closed_details_are_read),
         cmocka_unit_test(shot_is_the_browsers_picture),
         cmocka_unit_test(requests_obey_the_address_policy),
         cmocka_unit_test(hostile_pages_end_within_budget),
