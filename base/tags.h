@@ -143,6 +143,17 @@ static inline int base_html_spaces(const char *s, size_t n)
     return 1;
 }
 
+/* Characters of UTF-8 text, HTML's white space aside: what a reader is
+ * shown of it, in any script. */
+static inline size_t base_html_text_chars(const char *s, size_t n)
+{
+    size_t c = 0;
+    for (size_t i = 0; i < n; i++)
+        if (((unsigned char)s[i] & 0xC0) != 0x80 && !base_html_space(s[i]))
+            c++;
+    return c;
+}
+
 #ifdef __cplusplus
 }
 #endif

@@ -1214,6 +1214,46 @@ static browser_status capture_png(browser *b, page *pg, double deadline, browser
     return st;
 }
 
+/* Two changes to the page before its snapshot, asked with a short deadline
+ * and not waited for past it (a page that does not answer keeps its
+ * layout); examples/snapshot.mjs makes the same (docs/snapshot.md).
+ *
+ * An <svg> outside SVG with neither a width nor a height, that no rule of
+ * the page sizes, is laid out by the browser as wide as its container, and
+ * as tall as its viewBox's shape makes it: an icon whose stylesheet did not
+ * come (a saved page, a refused host) fills the window, and a row of them
+ * pushes the content dozens of screens down. It is given the size of a
+ * letter, as the icons it stands for are drawn. The rule weighs nothing
+ * against the page's own (:where), so any rule of the page that sizes it
+ * wins.
+ *
+ * A closed <details> is opened: what it holds (a question's answer, a
+ * step's explanation, a long list folded) is the page's text, which the
+ * browser lays out only once it is open, and which litehtml, knowing no
+ * <details>, always shows. The page's scripts are stopped by then, so no
+ * handler of its toggle event runs. */
+#define UNSIZED_SVG_CSS ":where(:not(svg)>svg:not([width]):not([height]),:not(svg)>svg[width$=\"%\"]){width:1em;height:1em}"
+
+static void before_snapshot(browser *b, page *pg, double deadline)
+{
+    static const char expr[] =
+        "(function(){var d=document,s=d.createElement('style');s.textContent='" UNSIZED_SVG_CSS
+        "';(d.head||d.documentElement).appendChild(s);"
+        "d.querySelectorAll('details:not([open])').forEach(function(e){e.open=true})})()";
+    base_buf p = BASE_BUF_INIT;
+    base_buf_puts(&p, "{\"expression\":");
+    put_jstr(&p, expr, sizeof expr - 1);
+    base_buf_putc(&p, '}');
+    double dl = base_now_ms() + 300;
+    if (dl > deadline)
+        dl = deadline;
+    json_object *r = NULL;
+    char why[64];
+    if (!p.oom && call(b, pg->session, "Runtime.evaluate", p.data, dl, &r, why, sizeof why) == BROWSER_OK)
+        json_object_put(r);
+    base_buf_free(&p);
+}
+
 static browser_status capture_snapshot(browser *b, page *pg, double deadline, browser_capture *out, char *why,
                                        size_t cap)
 {
@@ -1482,6 +1522,8 @@ browser_status browser_load(browser *b, const browser_opts *oin, const char *url
         if (why && cap)
             why[0] = 0;
     }
+
+    before_snapshot(b, &pg, deadline);
 
     double ts = base_now_ms();
     st = capture_snapshot(b, &pg, deadline, out, why, cap);

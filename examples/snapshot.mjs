@@ -44,6 +44,13 @@ function parseArgs(argv) {
     return a;
 }
 
+// What glance's own engine (--engine chromium) changes in a page before its
+// snapshot, so that both give the same answer (docs/snapshot.md): an <svg>
+// that neither its attributes nor the page's rules size is drawn the size
+// of a letter, not as wide as its container; a closed <details> is opened.
+export const UNSIZED_SVG_CSS =
+    ':where(:not(svg)>svg:not([width]):not([height]),:not(svg)>svg[width$="%"]){width:1em;height:1em}';
+
 // One page's snapshot, in glance's envelope.
 export async function snapshot(browser, page, { w = 1920, h = 1080, scripts = true } = {}) {
     const ctx = await browser.newContext({ viewport: { width: w, height: h }, javaScriptEnabled: scripts });
@@ -61,6 +68,9 @@ export async function snapshot(browser, page, { w = 1920, h = 1080, scripts = tr
         await p.goto(url, { waitUntil: 'load', timeout: 15000 });
         await p.waitForLoadState('networkidle', { timeout: 3000 }).catch(() => {});
         const cdp = await ctx.newCDPSession(p);
+        await cdp.send('Runtime.evaluate', { expression: '(function(){var d=document,s=d.createElement("style");'
+            + `s.textContent=${JSON.stringify(UNSIZED_SVG_CSS)};(d.head||d.documentElement).appendChild(s);`
+            + 'd.querySelectorAll("details:not([open])").forEach(function(e){e.open=true})})()' });
         const snap = await cdp.send('DOMSnapshot.captureSnapshot',
             { computedStyles: STYLES, includeDOMRects: true, includePaintOrder: false });
         return { glance_snapshot: 1, url: p.url(), window: { width: w, height: h }, scripts, snapshot: snap };

@@ -237,11 +237,7 @@ static size_t static_chars(const char *utf8, size_t cap)
     base_tag_scanner_init(&s, utf8, strlen(utf8));
     while (n < cap && base_tag_next(&s, &t))
         if (t.kind == BASE_TAG_TEXT)
-            for (size_t i = 0; i < t.len; i++) {
-                unsigned char ch = (unsigned char)t.start[i];
-                if ((ch & 0xC0) != 0x80 && !base_html_space((char)ch))
-                    n++;
-            }
+            n += base_html_text_chars(t.start, t.len);
     return n;
 }
 
@@ -549,11 +545,7 @@ static size_t shown_chars(const dom_doc *dom, size_t cap)
             continue;
         }
         if (x->kind == DOM_TEXT && !x->hidden)
-            for (size_t i = 0; i < x->text_len; i++) {
-                unsigned char ch = (unsigned char)x->text[i];
-                if ((ch & 0xC0) != 0x80 && !base_html_space((char)ch))
-                    n++;
-            }
+            n += base_html_text_chars(x->text, x->text_len);
         x = dom_next(x, top);
     }
     return n;

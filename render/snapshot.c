@@ -732,6 +732,40 @@ static int build(builder *b, const sdoc *top, int html, dom_node **root)
     return ret;
 }
 
+/* A page that holds its content back until a script shows it: the article
+ * under an element that is visibility: hidden until a class is taken off,
+ * or until its custom elements are defined (a :not(:defined) rule). When
+ * the page's scripts do not come (a saved page, a refused host) or do not
+ * run, it stays so, and the reader is shown a header and a footer. The
+ * root and the body are read as shown already (make_element); here, when
+ * the text that only visibility hides outweighs the text shown
+ * RENDER_HELD_BACK to one, visibility is not read at all, as litehtml
+ * (which matches none of those rules) shows such a page. A menu or a
+ * dialog a page keeps hidden holds far less than the page shows. */
+#define RENDER_HELD_BACK 3
+
+static void show_held_back(dom_node *top)
+{
+    size_t shown = 0, held = 0;
+    for (dom_node *x = top; x;) {
+        if (x->kind == DOM_ELEMENT && (x->hidden & DOM_HIDDEN_DISPLAY_NONE)) {
+            x = dom_next_after(x, top);
+            continue;
+        }
+        if (x->kind == DOM_TEXT) {
+            if (!x->hidden)
+                shown += base_html_text_chars(x->text, x->text_len);
+            else if (x->hidden == DOM_HIDDEN_VISIBILITY)
+                held += base_html_text_chars(x->text, x->text_len);
+        }
+        x = dom_next(x, top);
+    }
+    if (held <= RENDER_HELD_BACK * shown)
+        return;
+    for (dom_node *x = top; x; x = dom_next(x, top))
+        x->hidden &= ~(unsigned)DOM_HIDDEN_VISIBILITY;
+}
+
 render_status render_snapshot_dom(const char *json, size_t len, const render_opts *o,
                                   dom_doc **out, render_snapshot_info *info, char *why, size_t cap)
 {
@@ -886,6 +920,7 @@ render_status render_snapshot_dom(const char *json, size_t len, const render_opt
         goto done;
     }
     dom_doc_set_root(b.doc, r);
+    show_held_back(r);
     /* The document's size: what scrolls (contentWidth and -Height, at least
      * the window), or the root's box when the page is shorter than the
      * window, as litehtml sizes a document by its content. */

@@ -190,6 +190,157 @@ static void phone_window_as_a_phone(void **state)
     }
 }
 
+/* Icons whose stylesheet did not come: an <svg> that neither its
+ * attributes nor the page size is drawn the size of a letter, not as wide
+ * as the window (browser/browser.c, UNSIZED_SVG_CSS), so a row of them does
+ * not push the article screens down. What the page sizes keeps its size. */
+static int svg_sizes(const char *snap, size_t len, int (*wh)[2], int cap)
+{
+    json_tokener *t = json_tokener_new();
+    json_object *env = json_tokener_parse_ex(t, snap, (int)len), *s, *docs, *strings, *nodes, *names, *lay, *idx,
+                *bounds;
+    json_tokener_free(t);
+    assert_non_null(env);
+    assert_true(json_object_object_get_ex(env, "snapshot", &s));
+    assert_true(json_object_object_get_ex(s, "documents", &docs));
+    assert_true(json_object_object_get_ex(s, "strings", &strings));
+    json_object *doc = json_object_array_get_idx(docs, 0);
+    assert_true(json_object_object_get_ex(doc, "nodes", &nodes));
+    assert_true(json_object_object_get_ex(nodes, "nodeName", &names));
+    assert_true(json_object_object_get_ex(doc, "layout", &lay));
+    assert_true(json_object_object_get_ex(lay, "nodeIndex", &idx));
+    assert_true(json_object_object_get_ex(lay, "bounds", &bounds));
+    int n = 0;
+    for (size_t i = 0; i < json_object_array_length(idx) && n < cap; i++) {
+        int node = json_object_get_int(json_object_array_get_idx(idx, i));
+        int name = json_object_get_int(json_object_array_get_idx(names, (size_t)node));
+        if (strcmp(json_object_get_string(json_object_array_get_idx(strings, (size_t)name)), "svg") != 0)
+            continue;
+        json_object *b = json_object_array_get_idx(bounds, i);
+        wh[n][0] = (int)(json_object_get_double(json_object_array_get_idx(b, 2)) + 0.5);
+        wh[n][1] = (int)(json_object_get_double(json_object_array_get_idx(b, 3)) + 0.5);
+        n++;
+    }
+    json_object_put(env);
+    return n;
+}
+
+static void unsized_icons_take_a_letter(void **state)
+{
+    (void)state;
+    need_browser();
+    const char *path = write_page(
+        "icons.html",
+        "<!doctype html><html><head><title>Icons</title><style>"
+        "body{font-size:16px}.chart{width:300px;height:150px}</style></head><body>"
+        "<nav><a href=/a><svg viewBox='0 0 24 24'><path d='M0 0h24v24H0z'/></svg>Share</a> "
+        "<a href=/b><svg viewBox='0 0 24 24'><path d='M0 0h24v24H0z'/></svg>Post</a> "
+        "<a href=/c><svg viewBox='0 0 20 40' width='100%' height='100%'><path d='M0 0h20v40H0z'/></svg>Mail</a></nav>"
+        "<svg class=chart viewBox='0 0 24 24'></svg><svg width=200 height=100 viewBox='0 0 24 24'></svg>"
+        "<article><h1>A quay of stone</h1><p>The quay was built of granite blocks brought by sea, each cut to "
+        "its neighbour and laid without mortar, so that the wall holds together by weight and friction alone. "
+        "It has stood through a century of winter storms.</p></article></body></html>");
+    for (int scripts = 0; scripts < 2; scripts++) {
+        glance_options *o = opts("engine=chromium", "keep_snapshot=on", "window=1280x800",
+                                 scripts ? "scripts=on" : "scripts=off", NULL);
+        glance_result *r = NULL;
+        assert_int_equal(glance_extract_file(ctx, path, o, &r), GLANCE_OK);
+        size_t len = 0;
+        const char *snap = glance_result_snapshot(r, &len);
+        assert_non_null(snap);
+        int wh[8][2];
+        int n = svg_sizes(snap, len, wh, 8);
+        print_message("scripts %s: %d svg, the first %dx%d\n", scripts ? "on" : "off", n, n ? wh[0][0] : 0,
+                      n ? wh[0][1] : 0);
+        assert_int_equal(n, 5);
+        for (int i = 0; i < 3; i++) { /* the icons: a letter of 16 px */
+            assert_int_equal(wh[i][0], 16);
+            assert_int_equal(wh[i][1], 16);
+        }
+        assert_int_equal(wh[3][0], 300); /* sized by the page's rule */
+        assert_int_equal(wh[3][1], 150);
+        assert_int_equal(wh[4][0], 200); /* sized by its attributes */
+        assert_int_equal(wh[4][1], 100);
+        /* The article on the first screen, whole. */
+        json_object *j = json_tokener_parse(glance_result_json(r));
+        assert_non_null(j);
+        assert_true(json_int(j, "document", "h") < 800);
+        json_object_put(j);
+        assert_non_null(strstr(glance_result_text(r), "weight and friction alone"));
+        glance_result_free(r);
+        glance_options_free(o);
+    }
+}
+
+/* A closed <details> is opened before the snapshot (browser/browser.c,
+ * before_snapshot): what it holds is the page's text, as litehtml shows it. */
+static void closed_details_are_read(void **state)
+{
+    (void)state;
+    need_browser();
+    const char *path = write_page(
+        "details.html",
+        "<!doctype html><html><head><title>Quay</title></head><body><article><h1>A quay of stone</h1>"
+        "<p>The quay was built of granite blocks brought by sea, each cut to its neighbour.</p>"
+        "<details><summary>Why no mortar?</summary><p>Laid without mortar, the wall holds together by "
+        "weight and friction alone, and gives a little in a storm where mortar would crack.</p></details>"
+        "<details open><summary>Who keeps it?</summary><p>The harbour master walks it each morning to look "
+        "for stones the sea has moved in the night.</p></details></article></body></html>");
+    for (int scripts = 0; scripts < 2; scripts++) {
+        glance_options *o = opts("engine=chromium", scripts ? "scripts=on" : "scripts=off", NULL);
+        glance_result *r = NULL;
+        assert_int_equal(glance_extract_file(ctx, path, o, &r), GLANCE_OK);
+        assert_non_null(strstr(glance_result_text(r), "weight and friction alone"));
+        assert_non_null(strstr(glance_result_text(r), "moved in the night"));
+        glance_result_free(r);
+        glance_options_free(o);
+    }
+}
+
+/* A page that holds its article back (visibility: hidden) until a script
+ * that never comes shows it: the article is read all the same
+ * (render/snapshot.c, show_held_back), as litehtml reads it. A paragraph
+ * the page keeps hidden, less than it shows, stays out. */
+static void held_back_article_is_read(void **state)
+{
+    (void)state;
+    need_browser();
+    static const char *const article =
+        "<h1>A quay of stone</h1><p>The quay was built of granite blocks brought by sea, each cut to its "
+        "neighbour and laid without mortar, so that the wall holds together by weight and friction alone.</p>"
+        "<p>It has stood through a century of winter storms, and the harbour master still walks it each "
+        "morning to look for stones the sea has moved in the night.</p>";
+    char held[2048], menu[2048];
+    snprintf(held, sizeof held,
+             "<!doctype html><html><head><title>Quay</title><style>main:not(.ready){visibility:hidden}"
+             "</style></head><body><header>Harbour news</header><main>%s</main>"
+             "<script src=/app.js></script></body></html>",
+             article);
+    snprintf(menu, sizeof menu,
+             "<!doctype html><html><head><title>Quay</title><style>.later{visibility:hidden}</style></head>"
+             "<body><main>%s<div class=later><p>Tide tables and moorings for visiting boats, with the "
+             "harbour's fees for the season, are posted at the office.</p></div></main></body></html>",
+             article);
+    const char *held_path = write_page("held.html", held);
+    char held_copy[512];
+    snprintf(held_copy, sizeof held_copy, "%s", held_path);
+    const char *menu_path = write_page("menu.html", menu);
+    for (int scripts = 0; scripts < 2; scripts++) {
+        glance_options *o = opts("engine=chromium", scripts ? "scripts=on" : "scripts=off", NULL);
+        glance_result *r = NULL;
+        assert_int_equal(glance_extract_file(ctx, held_copy, o, &r), GLANCE_OK);
+        assert_non_null(strstr(glance_result_text(r), "weight and friction alone"));
+        assert_non_null(strstr(glance_result_text(r), "moved in the night"));
+        glance_result_free(r);
+        assert_int_equal(glance_extract_file(ctx, menu_path, o, &r), GLANCE_OK);
+        assert_non_null(strstr(glance_result_text(r), "weight and friction alone"));
+        /* A paragraph the page keeps hidden, less than it shows, stays out. */
+        assert_null(strstr(glance_result_text(r), "Tide tables"));
+        glance_result_free(r);
+        glance_options_free(o);
+    }
+}
+
 /* A snapshot written for the tests (fixtures/snapshot-harbour.json): no
  * browser needed to read one. */
 static void snapshot_fixture_is_read(void **state)
@@ -664,6 +815,9 @@ int main(void)
         cmocka_unit_test(snapshot_refuses_what_it_cannot_read),
         cmocka_unit_test(snapshot_gives_the_same_answer),
         cmocka_unit_test(phone_window_as_a_phone),
+        cmocka_unit_test(unsized_icons_take_a_letter),
+        cmocka_unit_test(held_back_article_is_read),
+        cmocka_unit_test(closed_details_are_read),
         cmocka_unit_test(shot_is_the_browsers_picture),
         cmocka_unit_test(requests_obey_the_address_policy),
         cmocka_unit_test(hostile_pages_end_within_budget),
