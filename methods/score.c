@@ -373,19 +373,14 @@ static void complete_make(const score_model *m, complete_forest *c)
     *c = k;
 }
 
-/* Each made on its first use only: a page laid out by litehtml never reads
- * the Chromium models, and making the four was 7M instructions, a quarter
- * of a modern-dev page's extraction, paid by every process that extracts
- * one page (glance extract FILE, a fresh worker). */
-static complete_forest forests[4];
-static pthread_once_t forests_once[4] = {PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT,
-                                         PTHREAD_ONCE_INIT};
+/* Each made on its first use only: making the two was a quarter of a
+ * modern-dev page's extraction, paid by every process that extracts one
+ * page (glance extract FILE, a fresh worker), only once per process. */
+static complete_forest forests[2];
+static pthread_once_t forests_once[2] = {PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT};
 static void forest_make_0(void) { complete_make(&score_model_default, &forests[0]); }
 static void forest_make_1(void) { complete_make(&score_model_stage2, &forests[1]); }
-static void forest_make_2(void) { complete_make(&score_model_chromium, &forests[2]); }
-static void forest_make_3(void) { complete_make(&score_model_chromium2, &forests[3]); }
-static void (*const forest_make[4])(void) = {forest_make_0, forest_make_1, forest_make_2,
-                                             forest_make_3};
+static void (*const forest_make[2])(void) = {forest_make_0, forest_make_1};
 
 /* Eight blocks of the scorer's features (N_FEATURES apart) down a
  * complete tree of the fitted depth, 6, which the compiler unrolls: the
@@ -481,11 +476,7 @@ static void run_chunk(const score_model *m, const complete_forest *c, const floa
  * the run's first-level misses). */
 int score_model_run(const score_model *m, const float *f, size_t n, size_t stride, float *out)
 {
-    int which = m == &score_model_default     ? 0
-                : m == &score_model_stage2    ? 1
-                : m == &score_model_chromium  ? 2
-                : m == &score_model_chromium2 ? 3
-                                              : -1;
+    int which = m == &score_model_default ? 0 : m == &score_model_stage2 ? 1 : -1;
     const complete_forest *c = NULL;
     if (which >= 0) {
         pthread_once(&forests_once[which], forest_make[which]);
@@ -502,18 +493,6 @@ int score_model_run(const score_model *m, const float *f, size_t n, size_t strid
         out[k] = (float)(1.0 / (1.0 + exp(-sum[k])));
     free(sum);
     return 0;
-}
-
-/* The model fitted on the engine that laid the page out: a browser's
- * boxes, fonts and text differ from litehtml's (tools/fit/README.md). */
-static const score_model *score_model_for(const method_page *pg)
-{
-    return pg->browser && score_model_chromium.n_trees ? &score_model_chromium : &score_model_default;
-}
-
-static const score_model *score_model_for_stage2(const method_page *pg)
-{
-    return pg->browser && score_model_chromium.n_trees ? &score_model_chromium2 : &score_model_stage2;
 }
 
 /* Orders block indices by probability, highest first (the earlier block of
@@ -558,7 +537,7 @@ static int run(const method_page *pg, const void *pp, void *st, method_answer *o
 {
     const params *pa = pp;
     state *s = st;
-    const score_model *m = score_model_for(pg), *m2 = score_model_for_stage2(pg);
+    const score_model *m = &score_model_default, *m2 = &score_model_stage2;
     const method_answer *classic = NULL;
     long picked_chars = 0, picked_links = 0, pinned_chars = 0, classic_own = 0;
     unsigned char *pinned = NULL; /* of each block: content, in a fixed box */
@@ -1021,7 +1000,7 @@ static json_object *explain_json(const state *s)
 static json_object *details(const method_page *pg, const void *st)
 {
     const state *s = st;
-    const score_model *m = score_model_for(pg);
+    const score_model *m = &score_model_default;
     json_object *o = json_object_new_object();
     json_object_object_add(o, "blocks", json_object_new_int64((int64_t)s->blocks.n));
     json_object_object_add(o, "picked", json_object_new_int64((int64_t)s->picked));

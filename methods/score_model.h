@@ -31,10 +31,6 @@ typedef struct score_model {
  * and stage one's context (methods/score.c); a stage two of no trees is
  * skipped. */
 extern const score_model score_model_default, score_model_stage2;
-/* The same fitted on Chromium's layout (glance dump --engine chromium;
- * score_model_chromium.c), for a page a browser laid out (engine chromium,
- * a snapshot). */
-extern const score_model score_model_chromium, score_model_chromium2;
 
 /* The probability of each of n blocks by model m: block k's features are
  * f[k * stride ...]. The leaves each block reaches, summed in the order of

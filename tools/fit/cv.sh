@@ -11,7 +11,8 @@
 # keeps each page's text from the fold that held the page out, and prints
 # glance bench --score of the texts kept (written to FOLDS/cv-CORPUS.json).
 # The styled corpus is included when GLANCE_TRUTH_STYLED names its truth
-# (its pages beside it, in html/).
+# (its pages beside it, in html/). GLANCE_CV_ARGS is given to glance bench:
+# "--engine chromium --offline" answers with the browser.
 set -eu
 [ $# -ge 1 ] || { echo "usage: sh tools/fit/cv.sh FOLDS_DIR [BUILD_DIR]" >&2; exit 2; }
 # The folders as given, from where the command is run; then the checkout.
@@ -42,7 +43,8 @@ while [ -f "$FOLDS/fold$k.c" ]; do
     cmake --build "$B" --target glance -j "$(nproc)" >/dev/null
     for c in $corpora; do
         set -- $(pages "$c")
-        "$B/tools/glance" bench --jobs "$(nproc)" --pages "$1" --truth "$2" \
+        # shellcheck disable=SC2086 # options, split on purpose
+        "$B/tools/glance" bench --jobs "$(nproc)" ${GLANCE_CV_ARGS:-} --pages "$1" --truth "$2" \
             --out "$FOLDS/fold$k-$c.json" >/dev/null
     done
     echo "cv.sh: fold $k answered" >&2

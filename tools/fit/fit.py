@@ -320,11 +320,11 @@ def fold_of(pages, folds):
     return of
 
 
-def cross_validate(pages, folds, key):
+def cross_validate(pages, folds, key, only_extra=False):
     of = fold_of(pages, folds)
     probs = [None] * len(pages)
     for k in range(folds):
-        m = fit([p for p, f in zip(pages, of) if f != k], key)
+        m = fit([p for p, f in zip(pages, of) if f != k and (p.get("extra") or not only_extra)], key)
         for i, f in enumerate(of):
             if f == k:
                 probs[i] = predict(m, pages[i], key)
@@ -405,7 +405,7 @@ def write_forest(f, tag, nodes, roots):
     f.write("};\n\n")
 
 
-def write_c(m1, m2, names, n1, threshold, path, note, name="default"):
+def write_c(m1, m2, names, n1, threshold, path, note):
     n1_nodes, n1_roots = forest(m1)
     n2_nodes, n2_roots = forest(m2)
     # The answer's cut is at 0.5 (score.threshold): the fitted threshold is
@@ -421,11 +421,7 @@ def write_c(m1, m2, names, n1, threshold, path, note, name="default"):
         f.write("};\n\n")
         write_forest(f, "s1", n1_nodes, n1_roots)
         write_forest(f, "s2", n2_nodes, n2_roots)
-        # The litehtml model's names are score_model_default and _stage2;
-        # another engine's (--name chromium) score_model_chromium and
-        # score_model_chromium2 (methods/score_model.h).
-        one, two = (("score_model_default", "score_model_stage2") if name == "default"
-                    else (f"score_model_{name}", f"score_model_{name}2"))
+        one, two = "score_model_default", "score_model_stage2"
         f.write(f"const score_model {one} = {{\n"
                 f"    features, {n1}, s1_nodes, s1_roots, {len(n1_roots)}, 0.0f, 0.5f,\n"
                 f'    "{note}"}};\n\n')
@@ -455,9 +451,9 @@ def main():
     ap.add_argument("--also", metavar="DIR",
                     help="another engine's dump of the same corpora (glance dump --engine ...): "
                          "its pages are fitted on too, in their sites' folds, but not judged")
-    ap.add_argument("--name", default="default",
-                    help="the model's engine: default (litehtml's, score_model.c) or chromium "
-                         "(score_model_chromium.c, fitted on glance dump --engine chromium)")
+    ap.add_argument("--fit-on-also", action="store_true",
+                    help="fit on --also's pages only, and judge --dump's: how the other engine's "
+                         "model does on this engine's blocks, cross-validated")
     a = ap.parse_args()
     SEEDS = max(1, a.seeds)
     WEIGHT = {"sqrt": np.sqrt, "linear": lambda c: c, "log": np.log1p}[a.weight]
@@ -480,10 +476,10 @@ def main():
     print(f"{len(pages)} pages, {n_blocks} blocks, {n1} + {N_CONTEXT} features, "
           f"{sum(int(p['y'].sum()) for p in pages)} blocks labelled content")
     # Stage one out of fold: what stage two is fitted on (stacking).
-    oof = cross_validate(pages, a.folds, "X1")
+    oof = cross_validate(pages, a.folds, "X1", a.fit_on_also)
     for p, pr in zip(pages, oof):
         p["X2"] = np.hstack([p["X1"], context(p, pr)]) if len(p["texts"]) else np.zeros((0, len(names)), np.float32)
-    probs = cross_validate(pages, a.folds, "X2")
+    probs = cross_validate(pages, a.folds, "X2", a.fit_on_also)
     # Judged: the pages of --dump (those of --also are only fitted on).
     judged = [i for i, p in enumerate(pages) if not p.get("extra")]
     jp = [pages[i] for i in judged]
@@ -508,7 +504,7 @@ def main():
                 f"two stages) on {len(jp)} pages of {', '.join(CORPORA)}"
                 + (f", and {len(pages) - len(jp)} of the same laid out by the other engine" if a.also else "")
                 + f"; threshold {threshold:.2f}")
-        write_c(m1, m2, names, n1, threshold, a.out, note, a.name)
+        write_c(m1, m2, names, n1, threshold, a.out, note)
         print("wrote", a.out)
 
 
