@@ -739,9 +739,10 @@ static int build(builder *b, const sdoc *top, int html, dom_node **root)
  * run, it stays so, and the reader is shown a header and a footer. The
  * root and the body are read as shown already (make_element); here, when
  * the text that only visibility hides outweighs the text shown
- * RENDER_HELD_BACK to one, visibility is not read at all, as litehtml
- * (which matches none of those rules) shows such a page. A menu or a
- * dialog a page keeps hidden holds far less than the page shows. */
+ * RENDER_HELD_BACK to one, visibility is not read at all: the page is read
+ * as its script would have shown it (litehtml, which knows no :defined,
+ * shows most such pages so too). A menu or a dialog a page keeps hidden
+ * holds far less than the page shows. */
 #define RENDER_HELD_BACK 3
 
 static void show_held_back(dom_node *top)
