@@ -455,6 +455,8 @@ def main():
                     help="fit on --also's pages only, and judge --dump's: how the other engine's "
                          "model does on this engine's blocks, cross-validated")
     a = ap.parse_args()
+    if a.fit_on_also and not a.also:
+        sys.exit("fit.py: --fit-on-also fits on --also's pages: name them with --also DIR")
     SEEDS = max(1, a.seeds)
     WEIGHT = {"sqrt": np.sqrt, "linear": lambda c: c, "log": np.log1p}[a.weight]
     PARAMS.update(n_estimators=a.trees, max_depth=a.depth, learning_rate=a.rate,
