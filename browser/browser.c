@@ -1214,7 +1214,7 @@ static browser_status capture_png(browser *b, page *pg, double deadline, browser
     return st;
 }
 
-/* Two changes to the page before its snapshot, asked with a short deadline
+/* Changes to the page before its snapshot, asked with a short deadline
  * and not waited for past it (a page that does not answer keeps its
  * layout); examples/snapshot.mjs makes the same (docs/snapshot.md).
  *
@@ -1234,15 +1234,35 @@ static browser_status capture_png(browser *b, page *pg, double deadline, browser
  * handler of its toggle event runs. */
 #define UNSIZED_SVG_CSS ":where(:not(svg)>svg:not([width]):not([height]),:not(svg)>svg[width$=\"%\"]){width:1em;height:1em}"
 
+/* With scripts off, the browser parses a <noscript>'s markup and applies
+ * its styles, and some of those hide the page to show a warning in its
+ * place ("div:not(.no-js) { display:none }"). When the text the browser
+ * shows is less than RENDER_HIDDEN_SHARE (a fifth) of the page's text
+ * outside <noscript>, white space not counted, the styles inside
+ * <noscript> are taken out, as the litehtml engine lays such a page out
+ * again without them (render/noscript.h). */
+#define NOSCRIPT_HIDING_JS                                                                              \
+    "var ns=d.querySelectorAll('noscript style,noscript link[rel~=stylesheet i]');"                     \
+    "if(ns.length&&d.body){var n=function(s){return s.replace(/\\s+/g,'').length},all=0,t,"             \
+    "w=d.createTreeWalker(d.body,NodeFilter.SHOW_TEXT);"                                                \
+    "while(t=w.nextNode())if(!t.parentElement.closest('noscript,script,style,template'))all+=n(t.data);" \
+    "if(n(d.body.innerText)<0.2*all)ns.forEach(function(e){e.remove()})}"
+
 static void before_snapshot(browser *b, page *pg, double deadline)
 {
-    static const char expr[] =
-        "(function(){var d=document,s=d.createElement('style');s.textContent='" UNSIZED_SVG_CSS
-        "';(d.head||d.documentElement).appendChild(s);"
-        "d.querySelectorAll('details:not([open])').forEach(function(e){e.open=true})})()";
+#define PAGE_FIXES_JS                                                                      \
+    "var d=document,s=d.createElement('style');s.textContent='" UNSIZED_SVG_CSS            \
+    "';(d.head||d.documentElement).appendChild(s);"                                        \
+    "d.querySelectorAll('details:not([open])').forEach(function(e){e.open=true});"
+    static const char expr[] = "(function(){" PAGE_FIXES_JS "})()";
+    static const char expr_noscript[] = "(function(){" PAGE_FIXES_JS NOSCRIPT_HIDING_JS "})()";
+#undef PAGE_FIXES_JS
     base_buf p = BASE_BUF_INIT;
     base_buf_puts(&p, "{\"expression\":");
-    put_jstr(&p, expr, sizeof expr - 1);
+    if (pg->o->scripts)
+        put_jstr(&p, expr, sizeof expr - 1);
+    else
+        put_jstr(&p, expr_noscript, sizeof expr_noscript - 1);
     base_buf_putc(&p, '}');
     double dl = base_now_ms() + 300;
     if (dl > deadline)

@@ -47,9 +47,17 @@ function parseArgs(argv) {
 // What glance's own engine (--engine chromium) changes in a page before its
 // snapshot, so that both give the same answer (docs/snapshot.md): an <svg>
 // that neither its attributes nor the page's rules size is drawn the size
-// of a letter, not as wide as its container; a closed <details> is opened.
+// of a letter, not as wide as its container; a closed <details> is opened;
+// with scripts off, the styles inside <noscript> are taken out when the
+// page shows less than a fifth of its text (they hid it for a warning).
 export const UNSIZED_SVG_CSS =
     ':where(:not(svg)>svg:not([width]):not([height]),:not(svg)>svg[width$="%"]){width:1em;height:1em}';
+export const NOSCRIPT_HIDING_JS =
+    'var ns=d.querySelectorAll("noscript style,noscript link[rel~=stylesheet i]");'
+    + 'if(ns.length&&d.body){var n=function(s){return s.replace(/\\s+/g,"").length},all=0,t,'
+    + 'w=d.createTreeWalker(d.body,NodeFilter.SHOW_TEXT);'
+    + 'while(t=w.nextNode())if(!t.parentElement.closest("noscript,script,style,template"))all+=n(t.data);'
+    + 'if(n(d.body.innerText)<0.2*all)ns.forEach(function(e){e.remove()})}';
 
 // One page's snapshot, in glance's envelope.
 export async function snapshot(browser, page, { w = 1920, h = 1080, scripts = true } = {}) {
@@ -70,7 +78,8 @@ export async function snapshot(browser, page, { w = 1920, h = 1080, scripts = tr
         const cdp = await ctx.newCDPSession(p);
         await cdp.send('Runtime.evaluate', { expression: '(function(){var d=document,s=d.createElement("style");'
             + `s.textContent=${JSON.stringify(UNSIZED_SVG_CSS)};(d.head||d.documentElement).appendChild(s);`
-            + 'd.querySelectorAll("details:not([open])").forEach(function(e){e.open=true})})()' });
+            + 'd.querySelectorAll("details:not([open])").forEach(function(e){e.open=true});'
+            + (scripts ? '' : NOSCRIPT_HIDING_JS) + '})()' });
         const snap = await cdp.send('DOMSnapshot.captureSnapshot',
             { computedStyles: STYLES, includeDOMRects: true, includePaintOrder: false });
         return { glance_snapshot: 1, url: p.url(), window: { width: w, height: h }, scripts, snapshot: snap };

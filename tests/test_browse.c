@@ -340,6 +340,42 @@ static void held_back_article_is_read(void **state)
     chromium_answer_holds(write_page("menu.html", menu), shown, hidden);
 }
 
+/* With scripts off, a page whose <noscript> styles hide it to show a
+ * warning is read without those styles (browser/browser.c,
+ * NOSCRIPT_HIDING_JS), as the litehtml engine reads it; a <noscript> style
+ * that hides less of the page (a menu for scripts) still applies. */
+static void noscript_styles_hiding_the_page_are_dropped(void **state)
+{
+    (void)state;
+    need_browser();
+    static const char *const article =
+        "<article><h1>A quay of stone</h1><p>The quay was built of granite blocks brought by sea, each cut "
+        "to its neighbour and laid without mortar, so that the wall holds together by weight and friction "
+        "alone.</p><p>It has stood through a century of winter storms, and the harbour master still walks "
+        "it each morning to look for stones the sea has moved in the night.</p></article>";
+    char hiding[2048], menu[2048];
+    snprintf(hiding, sizeof hiding,
+             "<!doctype html><html><head><title>Quay</title><noscript><style>body>:not(.no-js){display:none}"
+             "</style></noscript></head><body><noscript><div class=no-js>Turn JavaScript on to read this "
+             "site.</div></noscript><main>%s</main></body></html>",
+             article);
+    snprintf(menu, sizeof menu,
+             "<!doctype html><html><head><title>Quay</title><noscript><style>.js-menu{display:none}</style>"
+             "</noscript></head><body><main>%s<div class=js-menu><p>Tide tables and moorings for visiting "
+             "boats, with the harbour's fees for the season, are posted at the office.</p></div></main>"
+             "</body></html>",
+             article);
+    static const char *const whole[] = {"weight and friction alone", "moved in the night", NULL};
+    chromium_answer_holds(write_page("nojs.html", hiding), whole, NULL);
+    glance_options *o = opts("engine=chromium", "scripts=off", NULL);
+    glance_result *r = NULL;
+    assert_int_equal(glance_extract_file(ctx, write_page("nojs-menu.html", menu), o, &r), GLANCE_OK);
+    assert_non_null(strstr(glance_result_text(r), "weight and friction alone"));
+    assert_null(strstr(glance_result_text(r), "Tide tables"));
+    glance_result_free(r);
+    glance_options_free(o);
+}
+
 /* A snapshot written for the tests (fixtures/snapshot-harbour.json): no
  * browser needed to read one. */
 static void snapshot_fixture_is_read(void **state)
@@ -820,6 +856,7 @@ int main(void)
         cmocka_unit_test(unsized_icons_take_a_letter),
         cmocka_unit_test(held_back_article_is_read),
         cmocka_unit_test(closed_details_are_read),
+        cmocka_unit_test(noscript_styles_hiding_the_page_are_dropped),
         cmocka_unit_test(shot_is_the_browsers_picture),
         cmocka_unit_test(requests_obey_the_address_policy),
         cmocka_unit_test(hostile_pages_end_within_budget),
