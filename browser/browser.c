@@ -1234,19 +1234,29 @@ static browser_status capture_png(browser *b, page *pg, double deadline, browser
  * handler of its toggle event runs. */
 #define UNSIZED_SVG_CSS ":where(:not(svg)>svg:not([width]):not([height]),:not(svg)>svg[width$=\"%\"]){width:1em;height:1em}"
 
-/* With scripts off, the browser parses a <noscript>'s markup and applies
- * its styles, and some of those hide the page to show a warning in its
- * place ("div:not(.no-js) { display:none }"). When the text the browser
- * shows is less than RENDER_HIDDEN_SHARE (a fifth) of the page's text
- * outside <noscript>, white space not counted, the styles inside
- * <noscript> are taken out, as the litehtml engine lays such a page out
- * again without them (render/noscript.h). */
+/* With scripts off, the browser parses a <noscript>'s markup, lays it out
+ * and applies its styles, where the litehtml engine shows only the
+ * <noscript>s that hold a reader's text (render/noscript.h); the page is
+ * made to read as litehtml reads it:
+ * - Some pages' <noscript> styles hide the page to show a warning in its
+ *   place ("div:not(.no-js) { display:none }"). When the text the browser
+ *   shows is less than RENDER_HIDDEN_SHARE (a fifth) of the page's text
+ *   outside <noscript>, white space not counted, the styles inside
+ *   <noscript> are taken out, as litehtml lays such a page out again
+ *   without them.
+ * - A <noscript> in the body showing fewer than NOSCRIPT_MIN_CHARS (300)
+ *   characters, white space not counted, is hidden: a tracking pixel, the
+ *   fallback <img> of a lazy image, an advert's banner, a line asking for
+ *   JavaScript. (litehtml also hides a longer one that is mostly markup
+ *   written as text or a copy of the page's text; this does not.) */
 #define NOSCRIPT_HIDING_JS                                                                              \
-    "var ns=d.querySelectorAll('noscript style,noscript link[rel~=stylesheet i]');"                     \
-    "if(ns.length&&d.body){var n=function(s){return s.replace(/\\s+/g,'').length},all=0,t,"             \
-    "w=d.createTreeWalker(d.body,NodeFilter.SHOW_TEXT);"                                                \
+    "var n=function(s){return s.replace(/\\s+/g,'').length},"                                           \
+    "ns=d.querySelectorAll('noscript style,noscript link[rel~=stylesheet i]');"                         \
+    "if(ns.length&&d.body){var all=0,t,w=d.createTreeWalker(d.body,NodeFilter.SHOW_TEXT);"              \
     "while(t=w.nextNode())if(!t.parentElement.closest('noscript,script,style,template'))all+=n(t.data);" \
-    "if(n(d.body.innerText)<0.2*all)ns.forEach(function(e){e.remove()})}"
+    "if(n(d.body.innerText)<0.2*all)ns.forEach(function(e){e.remove()})}"                                \
+    "var few=[];d.querySelectorAll('body noscript').forEach(function(e){if(n(e.innerText)<300)few.push(e)});" \
+    "few.forEach(function(e){e.style.setProperty('display','none','important')});"
 
 static void before_snapshot(browser *b, page *pg, double deadline)
 {

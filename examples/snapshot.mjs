@@ -49,15 +49,18 @@ function parseArgs(argv) {
 // that neither its attributes nor the page's rules size is drawn the size
 // of a letter, not as wide as its container; a closed <details> is opened;
 // with scripts off, the styles inside <noscript> are taken out when the
-// page shows less than a fifth of its text (they hid it for a warning).
+// page shows less than a fifth of its text (they hid it for a warning), and
+// a <noscript> of the body showing fewer than 300 characters is hidden.
 export const UNSIZED_SVG_CSS =
     ':where(:not(svg)>svg:not([width]):not([height]),:not(svg)>svg[width$="%"]){width:1em;height:1em}';
 export const NOSCRIPT_HIDING_JS =
-    'var ns=d.querySelectorAll("noscript style,noscript link[rel~=stylesheet i]");'
-    + 'if(ns.length&&d.body){var n=function(s){return s.replace(/\\s+/g,"").length},all=0,t,'
-    + 'w=d.createTreeWalker(d.body,NodeFilter.SHOW_TEXT);'
+    'var n=function(s){return s.replace(/\\s+/g,"").length},'
+    + 'ns=d.querySelectorAll("noscript style,noscript link[rel~=stylesheet i]");'
+    + 'if(ns.length&&d.body){var all=0,t,w=d.createTreeWalker(d.body,NodeFilter.SHOW_TEXT);'
     + 'while(t=w.nextNode())if(!t.parentElement.closest("noscript,script,style,template"))all+=n(t.data);'
-    + 'if(n(d.body.innerText)<0.2*all)ns.forEach(function(e){e.remove()})}';
+    + 'if(n(d.body.innerText)<0.2*all)ns.forEach(function(e){e.remove()})}'
+    + 'var few=[];d.querySelectorAll("body noscript").forEach(function(e){if(n(e.innerText)<300)few.push(e)});'
+    + 'few.forEach(function(e){e.style.setProperty("display","none","important")});';
 
 // One page's snapshot, in glance's envelope.
 export async function snapshot(browser, page, { w = 1920, h = 1080, scripts = true } = {}) {
