@@ -2,7 +2,7 @@
 """A study of an element-choosing stage (issue 46), offline; not used by glance.
 
     tools/fit/fit.py --dump DIR --save cv.pkl
-    tools/fit/element_study.py DIR cv.pkl reg 0.5,0.3,0.15
+    tools/fit/element_study.py DIR cv.pkl reg 0.5,0.3,0.15 [subtree] [kind]
 
 Reads a dump (fit.py's load) and fit.py --save's cross-validated stage-two
 probabilities. For each page, the candidates are an element (an ancestor of
@@ -15,11 +15,21 @@ Prints the F1 per corpus and kind of the answer today (the blocks over the
 threshold anywhere), of the best candidate (the oracle), and of a regressor
 of a candidate's F1 fitted with the same folds by site (fit.py's fold_of),
 which replaces today's answer when it predicts more by a margin.
+
+Words after the thresholds add features to every candidate:
+- subtree: what the element's own children show, each child the blocks
+  under it: how many, the largest's share, the spread of their characters
+  and heights, their columns and rows, the share of them of the commonest
+  width and of the commonest number of blocks, of them with a link block,
+  a number-heavy block, a block of the answer, and their mean probability;
+- kind: the page's kind as kind_study.py's classifier gives it (its seven
+  probabilities), fitted on modern-dev's pages of the other folds.
 """
 import collections, math, os, pickle, sys
 import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fit as F
+import kind_study as KS
 import xgboost as xgb
 
 dump, save = sys.argv[1], sys.argv[2]
@@ -37,6 +47,61 @@ CF = ["share_chars", "share_exp", "purity", "ans_share", "n_blocks", "n_ans", "l
       "fia_share", "off_centre", "page_chars", "page_blocks", "doc_h", "pmax", "page_ans",
       "li", "cell", "article", "main", "gain", "is_root", "nav", "aside", "footer", "p_mean_in",
       "p_out_max", "exp_out"]
+EXTRA = sys.argv[5:]
+SUBTREE = ["nch", "ch_top", "ch_ent", "ch_cv", "ch_cols", "ch_rows", "ch_wmode", "ch_nmode", "ch_link",
+           "ch_digit", "ch_ans", "ch_pmean", "ch_hcv"]
+if "subtree" in EXTRA:
+    CF += SUBTREE
+if "kind" in EXTRA:
+    CF += ["k_" + k for k in KS.KINDS]
+
+
+def subtree(p, a, bl, c, pr, ans):
+    """The element a's children, each the blocks under it (a block right
+    under a is a child of its own)."""
+    X = p["X"]
+    groups = collections.defaultdict(list)
+    for i in bl:
+        path = p["path"][i]
+        lvl = path.index(a)
+        groups[path[lvl + 1] if lvl + 1 < len(path) else -1 - i].append(i)
+    G = list(groups.values())
+    cc = np.array([c[g].sum() for g in G], np.float64)
+    q = cc / cc.sum()
+    ent = float(-(q * np.log(q + 1e-12)).sum() / math.log(len(G))) if len(G) > 1 else 0.0
+    x0 = np.array([X[g, ix["x"]].min() for g in G])
+    x1 = np.array([(X[g, ix["x"]] + X[g, ix["w"]]).max() for g in G])
+    y0 = np.array([X[g, ix["y_doc"]].min() for g in G])
+    ht = np.array([(X[g, ix["y_doc"]] + X[g, ix["h"]]).max() for g in G]) - y0
+
+    def modeshare(v):
+        _, k = np.unique(v, return_counts=True)
+        return float(k.max() / len(v))
+    some = lambda f: float(np.mean([float(f(g)) for g in G]))
+    return [math.log1p(len(G)), float(q.max()), ent, float(cc.std() / cc.mean()) if len(G) > 1 else 0.0,
+            float(len(np.unique(np.round(x0 * 50)))), float(len(np.unique(np.round(y0 * 20)))),
+            modeshare(np.round((x1 - x0) * 50)), modeshare(np.array([len(g) for g in G])),
+            some(lambda g: (X[g, ix["link_share"]] > 0.5).any()), some(lambda g: (X[g, ix["digit_share"]] > 0.1).any()),
+            some(lambda g: ans[g].any()), some(lambda g: pr[g].mean()),
+            float(ht.std() / (ht.mean() + 1e-6)) if len(G) > 1 else 0.0]
+
+
+# The page's kind, out of fold: each fold's classifier fitted on modern-dev's
+# pages of the other folds (folds by site, fit.py's fold_of).
+kind_of = {}
+if "kind" in EXTRA:
+    of_all = F.fold_of(pages, 5)
+    kp = [(p, f) for p, f in zip(pages, of_all) if p["corpus"] == "modern-dev" and p["kind"] in KS.KINDS
+          and len(p["texts"])]
+    KX = np.array([KS.page_features(p, p["p"], ix) for p, _ in kp], np.float32)
+    Ky = np.array([KS.KINDS.index(p["kind"]) for p, _ in kp])
+    for k in range(5):
+        m = xgb.XGBClassifier(**KS.PARAMS)
+        m.fit(KX[[f != k for _, f in kp]], Ky[[f != k for _, f in kp]])
+        for p, f in zip(pages, of_all):
+            if f == k and len(p["texts"]):
+                kind_of[(p["corpus"], p["id"])] = m.predict_proba(
+                    np.array([KS.page_features(p, p["p"], ix)], np.float32))[0].tolist()
 
 
 def candidates(p, t):
@@ -97,6 +162,10 @@ def candidates(p, t):
              (X[bl, ix["in_footer"]] * ce).sum() / Ce, pr[bl].mean(),
              pr[~inside].max() if (~inside).any() else 0,
              pc[~inside].sum() / PC if PC > 0 else 0]
+        if "subtree" in EXTRA:
+            f += subtree(p, a, bl, c, pr, ans)
+        if "kind" in EXTRA:
+            f += kind_of.get((p["corpus"], p["id"]), [0.0] * len(KS.KINDS))
         out.append(f)
         sets.append(bl)
     return out, sets
