@@ -1258,6 +1258,27 @@ static browser_status capture_png(browser *b, page *pg, double deadline, browser
     "var few=[];d.querySelectorAll('body noscript').forEach(function(e){if(n(e.innerText)<300)few.push(e)});" \
     "few.forEach(function(e){e.style.setProperty('display','none','important')});"
 
+/* With scripts off, a page streamed in parts (React's streaming server
+ * rendering: render/streamed.h) keeps each part hidden, <div hidden
+ * id="S:0">, and shows the fallback in its place (a spinner, or nothing):
+ * the script that moves it, $RC("B:0","S:0") or $RS("S:1","P:1"), does not
+ * run. Each part its scripts' texts name is put in its place, in their
+ * order, as litehtml's engine reads such a page: for $RC, in place of the
+ * boundary's template and fallback up to its end comment (<!--/$-->);
+ * for $RS, in place of the placeholder. No script of the page runs; their
+ * texts are read for the pairs of ids alone, STREAMED_MAX_PARTS at most. */
+#define STREAMED_PARTS_JS                                                                                   \
+    "var re=/\\$R([CS])\\(\\s*([\"'])([^\"']*)\\2\\s*,\\s*([\"'])([^\"']*)\\4/g,m,todo=[];"                 \
+    "d.querySelectorAll('script').forEach(function(s){var t=s.textContent;re.lastIndex=0;"                   \
+    "while(m=re.exec(t))todo.push(m)});"                                                                     \
+    "todo.slice(0,4096).forEach(function(m){var c=m[1]=='C',part=d.getElementById(c?m[5]:m[3]),"              \
+    "at=d.getElementById(c?m[3]:m[5]);if(!part||!at||!at.parentNode||!part.parentNode||part.contains(at))"   \
+    "return;var p=at.parentNode,end=at.nextSibling,k=0,x;"                                                   \
+    "if(c)while(end&&!(end.nodeType==8&&end.data=='/$'&&k==0)){if(end.nodeType==8){if(end.data=='/$')k--;"   \
+    "else if(/^\\$[?!]?$/.test(end.data))k++}x=end.nextSibling;p.removeChild(end);end=x}"                    \
+    "while(part.firstChild)p.insertBefore(part.firstChild,end);p.removeChild(at);"                           \
+    "part.parentNode.removeChild(part)});"
+
 static void before_snapshot(browser *b, page *pg, double deadline)
 {
 #define PAGE_FIXES_JS                                                                      \
@@ -1265,7 +1286,7 @@ static void before_snapshot(browser *b, page *pg, double deadline)
     "';(d.head||d.documentElement).appendChild(s);"                                        \
     "d.querySelectorAll('details:not([open])').forEach(function(e){e.open=true});"
     static const char expr[] = "(function(){" PAGE_FIXES_JS "})()";
-    static const char expr_noscript[] = "(function(){" PAGE_FIXES_JS NOSCRIPT_HIDING_JS "})()";
+    static const char expr_noscript[] = "(function(){" PAGE_FIXES_JS NOSCRIPT_HIDING_JS STREAMED_PARTS_JS "})()";
 #undef PAGE_FIXES_JS
     base_buf p = BASE_BUF_INIT;
     base_buf_puts(&p, "{\"expression\":");

@@ -50,7 +50,9 @@ function parseArgs(argv) {
 // of a letter, not as wide as its container; a closed <details> is opened;
 // with scripts off, the styles inside <noscript> are taken out when the
 // page shows less than a fifth of its text (they hid it for a warning), and
-// a <noscript> of the body showing fewer than 300 characters is hidden.
+// a <noscript> of the body showing fewer than 300 characters is hidden, and
+// the parts of a page streamed in parts ($RC("B:0","S:0"), $RS("S:1","P:1")
+// in its scripts' texts) are put in their places.
 export const UNSIZED_SVG_CSS =
     ':where(:not(svg)>svg:not([width]):not([height]),:not(svg)>svg[width$="%"]){width:1em;height:1em}';
 export const NOSCRIPT_HIDING_JS =
@@ -61,6 +63,17 @@ export const NOSCRIPT_HIDING_JS =
     + 'if(n(d.body.innerText)<0.2*all)ns.forEach(function(e){e.remove()})}'
     + 'var few=[];d.querySelectorAll("body noscript").forEach(function(e){if(n(e.innerText)<300)few.push(e)});'
     + 'few.forEach(function(e){e.style.setProperty("display","none","important")});';
+export const STREAMED_PARTS_JS =
+    'var re=/\\$R([CS])\\(\\s*(["\'])([^"\']*)\\2\\s*,\\s*(["\'])([^"\']*)\\4/g,m,todo=[];'
+    + 'd.querySelectorAll("script").forEach(function(s){var t=s.textContent;re.lastIndex=0;'
+    + 'while(m=re.exec(t))todo.push(m)});'
+    + 'todo.slice(0,4096).forEach(function(m){var c=m[1]=="C",part=d.getElementById(c?m[5]:m[3]),'
+    + 'at=d.getElementById(c?m[3]:m[5]);if(!part||!at||!at.parentNode||!part.parentNode||part.contains(at))'
+    + 'return;var p=at.parentNode,end=at.nextSibling,k=0,x;'
+    + 'if(c)while(end&&!(end.nodeType==8&&end.data=="/$"&&k==0)){if(end.nodeType==8){if(end.data=="/$")k--;'
+    + 'else if(/^\\$[?!]?$/.test(end.data))k++}x=end.nextSibling;p.removeChild(end);end=x}'
+    + 'while(part.firstChild)p.insertBefore(part.firstChild,end);p.removeChild(at);'
+    + 'part.parentNode.removeChild(part)});';
 
 // One page's snapshot, in glance's envelope.
 export async function snapshot(browser, page, { w = 1920, h = 1080, scripts = true } = {}) {
@@ -82,7 +95,7 @@ export async function snapshot(browser, page, { w = 1920, h = 1080, scripts = tr
         await cdp.send('Runtime.evaluate', { expression: '(function(){var d=document,s=d.createElement("style");'
             + `s.textContent=${JSON.stringify(UNSIZED_SVG_CSS)};(d.head||d.documentElement).appendChild(s);`
             + 'd.querySelectorAll("details:not([open])").forEach(function(e){e.open=true});'
-            + (scripts ? '' : NOSCRIPT_HIDING_JS) + '})()' });
+            + (scripts ? '' : NOSCRIPT_HIDING_JS + STREAMED_PARTS_JS) + '})()' });
         const snap = await cdp.send('DOMSnapshot.captureSnapshot',
             { computedStyles: STYLES, includeDOMRects: true, includePaintOrder: false });
         return { glance_snapshot: 1, url: p.url(), window: { width: w, height: h }, scripts, snapshot: snap };

@@ -379,6 +379,38 @@ static void noscript_is_shown_as_litehtml_shows_it(void **state)
     glance_options_free(o);
 }
 
+/* A page streamed in parts (React's streaming server rendering): the
+ * article and a note come later in hidden elements, and the page's scripts
+ * move them into place, in place of a fallback. With scripts off they are
+ * put there all the same (browser/browser.c, STREAMED_PARTS_JS), as the
+ * litehtml engine reads such a page (render/streamed.h); with scripts on,
+ * the page's own scripts do it. */
+static void streamed_parts_are_put_in_place(void **state)
+{
+    (void)state;
+    need_browser();
+    static const char page[] =
+        "<!doctype html><html><head><title>Quay</title></head><body><header>Harbour news</header><main>"
+        "<!--$?--><template id=\"B:0\"></template><p>Loading the story</p><!--/$-->"
+        "<template id=\"P:1\"></template></main><footer>Harbour office</footer>"
+        "<script>$RC=function(b,s){s=document.getElementById(s);b=document.getElementById(b);"
+        "var p=b.parentNode,e=b.nextSibling;while(e&&!(e.nodeType==8&&e.data=='/$')){var x=e.nextSibling;"
+        "p.removeChild(e);e=x}while(s.firstChild)p.insertBefore(s.firstChild,e);p.removeChild(b);s.remove()};"
+        "$RS=function(s,q){s=document.getElementById(s);q=document.getElementById(q);"
+        "while(s.firstChild)q.parentNode.insertBefore(s.firstChild,q);q.remove();s.remove()}</script>"
+        "<div hidden id=\"S:0\"><article><h1>A quay of stone</h1><p>The quay was built of granite blocks "
+        "brought by sea, each cut to its neighbour and laid without mortar, so that the wall holds together "
+        "by weight and friction alone.</p><p>It has stood through a century of winter storms, and the "
+        "harbour master still walks it each morning to look for stones the sea has moved in the night.</p>"
+        "</article></div><script>$RC(\"B:0\",\"S:0\")</script>"
+        "<div hidden id=\"S:1\"><p>The quay is open to walkers from dawn to dusk, all through the year, "
+        "and its lamps are lit on winter evenings.</p></div><script>$RS(\"S:1\",\"P:1\")</script>"
+        "</body></html>";
+    static const char *const has[] = {"weight and friction alone", "moved in the night", "lamps are lit", NULL};
+    static const char *const lacks[] = {"Loading the story", NULL};
+    chromium_answer_holds(write_page("streamed.html", page), has, lacks);
+}
+
 /* A snapshot written for the tests (fixtures/snapshot-harbour.json): no
  * browser needed to read one. */
 static void snapshot_fixture_is_read(void **state)
@@ -860,6 +892,7 @@ int main(void)
         cmocka_unit_test(held_back_article_is_read),
         cmocka_unit_test(closed_details_are_read),
         cmocka_unit_test(noscript_is_shown_as_litehtml_shows_it),
+        cmocka_unit_test(streamed_parts_are_put_in_place),
         cmocka_unit_test(shot_is_the_browsers_picture),
         cmocka_unit_test(requests_obey_the_address_policy),
         cmocka_unit_test(hostile_pages_end_within_budget),
