@@ -272,23 +272,30 @@ static void unsized_icons_take_a_letter(void **state)
     }
 }
 
-/* The chromium engine's answer to the page at path, scripts on and off,
- * holds each text of `has` (NULL-ended) and none of `lacks` (or NULL). */
+/* The chromium engine's answer to the page at `path`, scripts on (1) or
+ * off (0), holds each of `has` and none of `lacks` (NULL-ended; lacks may
+ * be NULL). */
+static void chromium_answer_holds_scripts(const char *path, int scripts, const char *const *has,
+                                          const char *const *lacks)
+{
+    glance_options *o = opts("engine=chromium", scripts ? "scripts=on" : "scripts=off", NULL);
+    glance_result *r = NULL;
+    assert_int_equal(glance_extract_file(ctx, path, o, &r), GLANCE_OK);
+    for (size_t k = 0; has[k]; k++)
+        if (!strstr(glance_result_text(r), has[k]))
+            fail_msg("scripts %s: \"%s\" is not in the answer", scripts ? "on" : "off", has[k]);
+    for (size_t k = 0; lacks && lacks[k]; k++)
+        if (strstr(glance_result_text(r), lacks[k]))
+            fail_msg("scripts %s: \"%s\" is in the answer", scripts ? "on" : "off", lacks[k]);
+    glance_result_free(r);
+    glance_options_free(o);
+}
+
+/* The same, scripts on and off. */
 static void chromium_answer_holds(const char *path, const char *const *has, const char *const *lacks)
 {
-    for (int scripts = 0; scripts < 2; scripts++) {
-        glance_options *o = opts("engine=chromium", scripts ? "scripts=on" : "scripts=off", NULL);
-        glance_result *r = NULL;
-        assert_int_equal(glance_extract_file(ctx, path, o, &r), GLANCE_OK);
-        for (size_t k = 0; has[k]; k++)
-            if (!strstr(glance_result_text(r), has[k]))
-                fail_msg("scripts %s: \"%s\" is not in the answer", scripts ? "on" : "off", has[k]);
-        for (size_t k = 0; lacks && lacks[k]; k++)
-            if (strstr(glance_result_text(r), lacks[k]))
-                fail_msg("scripts %s: \"%s\" is in the answer", scripts ? "on" : "off", lacks[k]);
-        glance_result_free(r);
-        glance_options_free(o);
-    }
+    for (int scripts = 0; scripts < 2; scripts++)
+        chromium_answer_holds_scripts(path, scripts, has, lacks);
 }
 
 /* A closed <details> is opened before the snapshot (browser/browser.c,
@@ -370,13 +377,8 @@ static void noscript_is_shown_as_litehtml_shows_it(void **state)
     static const char *const whole[] = {"weight and friction alone", "moved in the night", NULL};
     static const char *const warnings[] = {"Turn JavaScript on", NULL};
     chromium_answer_holds(write_page("nojs.html", hiding), whole, warnings);
-    glance_options *o = opts("engine=chromium", "scripts=off", NULL);
-    glance_result *r = NULL;
-    assert_int_equal(glance_extract_file(ctx, write_page("nojs-menu.html", menu), o, &r), GLANCE_OK);
-    assert_non_null(strstr(glance_result_text(r), "weight and friction alone"));
-    assert_null(strstr(glance_result_text(r), "Tide tables"));
-    glance_result_free(r);
-    glance_options_free(o);
+    static const char *const shown[] = {"weight and friction alone", NULL}, *const menu_text[] = {"Tide tables", NULL};
+    chromium_answer_holds_scripts(write_page("nojs-menu.html", menu), 0, shown, menu_text);
 }
 
 /* A page streamed in parts (React's streaming server rendering): the
