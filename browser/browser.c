@@ -1286,7 +1286,10 @@ static void before_snapshot(browser *b, page *pg, double deadline)
     "';(d.head||d.documentElement).appendChild(s);"                                        \
     "d.querySelectorAll('details:not([open])').forEach(function(e){e.open=true});"
     static const char expr[] = "(function(){" PAGE_FIXES_JS "})()";
-    static const char expr_noscript[] = "(function(){" PAGE_FIXES_JS NOSCRIPT_HIDING_JS STREAMED_PARTS_JS "})()";
+    /* Each fix of a page without scripts on its own: one that fails (a page
+     * built oddly) leaves the other done. */
+    static const char expr_noscript[] =
+        "(function(){" PAGE_FIXES_JS "try{" NOSCRIPT_HIDING_JS "}catch(e){}try{" STREAMED_PARTS_JS "}catch(e){}})()";
 #undef PAGE_FIXES_JS
     base_buf p = BASE_BUF_INIT;
     base_buf_puts(&p, "{\"expression\":");

@@ -95,7 +95,7 @@ export async function snapshot(browser, page, { w = 1920, h = 1080, scripts = tr
         await cdp.send('Runtime.evaluate', { expression: '(function(){var d=document,s=d.createElement("style");'
             + `s.textContent=${JSON.stringify(UNSIZED_SVG_CSS)};(d.head||d.documentElement).appendChild(s);`
             + 'd.querySelectorAll("details:not([open])").forEach(function(e){e.open=true});'
-            + (scripts ? '' : NOSCRIPT_HIDING_JS + STREAMED_PARTS_JS) + '})()' });
+            + (scripts ? '' : `try{${NOSCRIPT_HIDING_JS}}catch(e){}try{${STREAMED_PARTS_JS}}catch(e){}`) + '})()' });
         const snap = await cdp.send('DOMSnapshot.captureSnapshot',
             { computedStyles: STYLES, includeDOMRects: true, includePaintOrder: false });
         return { glance_snapshot: 1, url: p.url(), window: { width: w, height: h }, scripts, snapshot: snap };
