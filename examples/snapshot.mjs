@@ -47,12 +47,12 @@ function parseArgs(argv) {
 // What glance's own engine (--engine chromium) changes in a page before its
 // snapshot, so that both give the same answer (docs/snapshot.md): an <svg>
 // that neither its attributes nor the page's rules size is drawn the size
-// of a letter, not as wide as its container; a closed <details> is opened;
-// with scripts off, the styles inside <noscript> are taken out when the
-// page shows less than a fifth of its text (they hid it for a warning), and
-// a <noscript> of the body showing fewer than 300 characters is hidden, and
-// the parts of a page streamed in parts ($RC("B:0","S:0"), $RS("S:1","P:1")
-// in its scripts' texts) are put in their places.
+// of a letter, not as wide as its container; a closed <details> is opened.
+// With scripts off, three more: the styles inside <noscript> are taken out
+// when the page shows less than a fifth of its text (they hid it for a
+// warning); a <noscript> of the body showing fewer than 300 characters is
+// hidden; the parts of a page streamed in parts ($RC("B:0","S:0") and
+// $RS("S:1","P:1") in its scripts' texts) are put in their places.
 export const UNSIZED_SVG_CSS =
     ':where(:not(svg)>svg:not([width]):not([height]),:not(svg)>svg[width$="%"]){width:1em;height:1em}';
 export const NOSCRIPT_HIDING_JS =
