@@ -317,6 +317,14 @@ static void closed_details_are_read(void **state)
         has, NULL);
 }
 
+/* An article for the pages below: a headline and two paragraphs, one with
+ * "weight and friction alone", the other with "moved in the night". */
+#define QUAY_ARTICLE                                                                                       \
+    "<h1>A quay of stone</h1><p>The quay was built of granite blocks brought by sea, each cut to its "     \
+    "neighbour and laid without mortar, so that the wall holds together by weight and friction alone.</p>" \
+    "<p>It has stood through a century of winter storms, and the harbour master still walks it each "      \
+    "morning to look for stones the sea has moved in the night.</p>"
+
 /* A page that holds its article back (visibility: hidden) until a script
  * that never comes shows it: the article is read all the same
  * (render/snapshot.c, show_held_back), as its script would have shown it.
@@ -325,11 +333,7 @@ static void held_back_article_is_read(void **state)
 {
     (void)state;
     need_browser();
-    static const char *const article =
-        "<h1>A quay of stone</h1><p>The quay was built of granite blocks brought by sea, each cut to its "
-        "neighbour and laid without mortar, so that the wall holds together by weight and friction alone.</p>"
-        "<p>It has stood through a century of winter storms, and the harbour master still walks it each "
-        "morning to look for stones the sea has moved in the night.</p>";
+    const char *article = QUAY_ARTICLE;
     char held[2048], menu[2048];
     snprintf(held, sizeof held,
              "<!doctype html><html><head><title>Quay</title><style>main:not(.ready){visibility:hidden}"
@@ -356,12 +360,8 @@ static void noscript_is_shown_as_litehtml_shows_it(void **state)
 {
     (void)state;
     need_browser();
-    static const char *const article =
-        "<article><h1>A quay of stone</h1><p>The quay was built of granite blocks brought by sea, each cut "
-        "to its neighbour and laid without mortar, so that the wall holds together by weight and friction "
-        "alone.</p><p>It has stood through a century of winter storms, and the harbour master still walks "
-        "it each morning to look for stones the sea has moved in the night.</p><noscript><p>Turn "
-        "JavaScript on to see the map of the quay.</p></noscript></article>";
+    static const char article[] =
+        "<article>" QUAY_ARTICLE "<noscript><p>Turn JavaScript on to see the map of the quay.</p></noscript></article>";
     char hiding[2048], menu[2048];
     snprintf(hiding, sizeof hiding,
              "<!doctype html><html><head><title>Quay</title><noscript><style>body>:not(.no-js){display:none}"
@@ -400,11 +400,7 @@ static void streamed_parts_are_put_in_place(void **state)
         "p.removeChild(e);e=x}while(s.firstChild)p.insertBefore(s.firstChild,e);p.removeChild(b);s.remove()};"
         "$RS=function(s,q){s=document.getElementById(s);q=document.getElementById(q);"
         "while(s.firstChild)q.parentNode.insertBefore(s.firstChild,q);q.remove();s.remove()}</script>"
-        "<div hidden id=\"S:0\"><article><h1>A quay of stone</h1><p>The quay was built of granite blocks "
-        "brought by sea, each cut to its neighbour and laid without mortar, so that the wall holds together "
-        "by weight and friction alone.</p><p>It has stood through a century of winter storms, and the "
-        "harbour master still walks it each morning to look for stones the sea has moved in the night.</p>"
-        "</article></div><script>$RC(\"B:0\",\"S:0\")</script>"
+        "<div hidden id=\"S:0\"><article>" QUAY_ARTICLE "</article></div><script>$RC(\"B:0\",\"S:0\")</script>"
         "<div hidden id=\"S:1\"><p>The quay is open to walkers from dawn to dusk, all through the year, "
         "and its lamps are lit on winter evenings.</p></div><script>$RS(\"S:1\",\"P:1\")</script>"
         "</body></html>";
