@@ -409,6 +409,73 @@ static void streamed_parts_are_put_in_place(void **state)
     chromium_answer_holds(write_page("streamed.html", page), has, lacks);
 }
 
+/* examples/snapshot.mjs drives chromium with playwright-core from
+ * tools/node_modules (tools/install-browser.sh): in CI it must run. */
+static void need_playwright(void)
+{
+    struct stat st;
+    if (stat(TOOLS_DIR "/node_modules/playwright-core/package.json", &st) == 0 &&
+        system("node --version >/dev/null 2>&1") == 0)
+        return;
+    if (ci())
+        fail_msg("CI=true but no node or no tools/node_modules/playwright-core");
+    print_message("skipped: the example needs node and tools/node_modules/playwright-core "
+                  "(sh tools/install-browser.sh)\n");
+    skip();
+}
+
+/* A page a pipeline snapshots with examples/snapshot.mjs gets the answer
+ * --engine chromium gives, scripts on and off: the example changes the page
+ * before its snapshot as glance's engine does (docs/snapshot.md). The page
+ * has one of each: an unsized icon, a closed <details>, <noscript> styles
+ * hiding the page, a short <noscript>, a part streamed in later. */
+static void snapshot_example_answers_as_the_engine(void **state)
+{
+    (void)state;
+    need_browser();
+    need_playwright();
+    const char *path = write_page(
+        "parity.html",
+        "<!doctype html><html><head><title>Quay</title><noscript><style>body>:not(.no-js){display:none}</style>"
+        "</noscript></head><body><noscript><div class=no-js>Switch scripts on to read this site.</div></noscript>"
+        "<main><svg viewBox=\"0 0 10 10\"><circle cx=5 cy=5 r=5></circle></svg><article>" QUAY_ARTICLE
+        "<details><summary>Why no mortar?</summary><p>Laid without mortar, the wall gives a little in a storm "
+        "where mortar would crack.</p></details><noscript><p>Turn JavaScript on to see the map.</p></noscript>"
+        "<template id=\"P:1\"></template></article></main><script>$RS=function(s,q){s=document.getElementById(s);"
+        "q=document.getElementById(q);while(s.firstChild)q.parentNode.insertBefore(s.firstChild,q);q.remove();"
+        "s.remove()}</script><div hidden id=\"S:1\"><p>The quay is open to walkers from dawn to dusk, and its "
+        "lamps are lit on winter evenings.</p></div><script>$RS(\"S:1\",\"P:1\")</script></body></html>");
+    char snap[512], cmd[2048];
+    snprintf(snap, sizeof snap, "%s/parity.json", tmpdir);
+    for (int scripts = 0; scripts < 2; scripts++) {
+        snprintf(cmd, sizeof cmd, "node '%s/snapshot.mjs' --window 1280x800 %s --out '%s' '%s'", EXAMPLES_DIR,
+                 scripts ? "" : "--no-scripts", snap, path);
+        assert_int_equal(system(cmd), 0);
+        FILE *f = fopen(snap, "rb");
+        assert_non_null(f);
+        static char buf[4 << 20];
+        size_t n = fread(buf, 1, sizeof buf, f);
+        fclose(f);
+        assert_true(n > 0 && n < sizeof buf);
+        glance_options *o = opts("window=1280x800", "engine=chromium", scripts ? "scripts=on" : "scripts=off", NULL);
+        glance_result *from_example = NULL, *from_engine = NULL;
+        assert_int_equal(glance_extract_snapshot(ctx, buf, n, o, &from_example), GLANCE_OK);
+        assert_int_equal(glance_extract_file(ctx, path, o, &from_engine), GLANCE_OK);
+        const char *a = glance_result_text(from_example), *b = glance_result_text(from_engine);
+        if (strcmp(a, b) != 0)
+            fail_msg("scripts %s: the example's snapshot answers\n%s\nand the engine\n%s", scripts ? "on" : "off",
+                     a, b);
+        static const char *const has[] = {"weight and friction alone", "gives a little in a storm", "lamps are lit",
+                                          NULL};
+        for (size_t k = 0; has[k]; k++)
+            if (!strstr(a, has[k]))
+                fail_msg("scripts %s: \"%s\" is not in the answer", scripts ? "on" : "off", has[k]);
+        glance_result_free(from_example);
+        glance_result_free(from_engine);
+        glance_options_free(o);
+    }
+}
+
 /* A snapshot written for the tests (fixtures/snapshot-harbour.json): no
  * browser needed to read one. */
 static void snapshot_fixture_is_read(void **state)
@@ -891,6 +958,7 @@ int main(void)
         cmocka_unit_test(closed_details_are_read),
         cmocka_unit_test(noscript_is_shown_as_litehtml_shows_it),
         cmocka_unit_test(streamed_parts_are_put_in_place),
+        cmocka_unit_test(snapshot_example_answers_as_the_engine),
         cmocka_unit_test(shot_is_the_browsers_picture),
         cmocka_unit_test(requests_obey_the_address_policy),
         cmocka_unit_test(hostile_pages_end_within_budget),
