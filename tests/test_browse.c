@@ -410,15 +410,15 @@ static void streamed_parts_are_put_in_place(void **state)
 }
 
 /* examples/snapshot.mjs drives chromium with playwright-core from
- * tools/node_modules (tools/install-browser.sh): in CI it must run. */
+ * tools/node_modules, which tools/install-browser.sh installs, optionally
+ * (it needs Node.js 20, newer than Debian 12's): without it the test skips,
+ * in CI too, as test_serve's browser test does. */
 static void need_playwright(void)
 {
     struct stat st;
     if (stat(TOOLS_DIR "/node_modules/playwright-core/package.json", &st) == 0 &&
         system("node --version >/dev/null 2>&1") == 0)
         return;
-    if (ci())
-        fail_msg("CI=true but no node or no tools/node_modules/playwright-core");
     print_message("skipped: the example needs node and tools/node_modules/playwright-core "
                   "(sh tools/install-browser.sh)\n");
     skip();
