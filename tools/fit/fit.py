@@ -421,11 +421,10 @@ def write_c(m1, m2, names, n1, threshold, path, note):
         f.write("};\n\n")
         write_forest(f, "s1", n1_nodes, n1_roots)
         write_forest(f, "s2", n2_nodes, n2_roots)
-        one, two = "score_model_default", "score_model_stage2"
-        f.write(f"const score_model {one} = {{\n"
+        f.write(f"const score_model score_model_default = {{\n"
                 f"    features, {n1}, s1_nodes, s1_roots, {len(n1_roots)}, 0.0f, 0.5f,\n"
                 f'    "{note}"}};\n\n')
-        f.write(f"const score_model {two} = {{\n"
+        f.write(f"const score_model score_model_stage2 = {{\n"
                 f"    features, {len(names)}, s2_nodes, s2_roots, {len(n2_roots)}, {base!r}f, 0.5f,\n"
                 f'    "{note}"}};\n')
 
