@@ -30,6 +30,7 @@
 
 #include "glance.h"
 #include "httpd.h"
+#include "run.h"
 
 static glance_context *ctx;
 static char tmpdir[256];
@@ -451,12 +452,9 @@ static void snapshot_example_answers_as_the_engine(void **state)
         snprintf(cmd, sizeof cmd, "node '%s/snapshot.mjs' --window 1280x800 %s --out '%s' '%s'", EXAMPLES_DIR,
                  scripts ? "" : "--no-scripts", snap, path);
         assert_int_equal(system(cmd), 0);
-        FILE *f = fopen(snap, "rb");
-        assert_non_null(f);
-        static char buf[4 << 20];
-        size_t n = fread(buf, 1, sizeof buf, f);
-        fclose(f);
-        assert_true(n > 0 && n < sizeof buf);
+        char *buf = slurp(snap);
+        size_t n = strlen(buf);
+        assert_true(n > 0);
         glance_options *o = opts("window=1280x800", "engine=chromium", scripts ? "scripts=on" : "scripts=off", NULL);
         glance_result *from_example = NULL, *from_engine = NULL;
         assert_int_equal(glance_extract_snapshot(ctx, buf, n, o, &from_example), GLANCE_OK);
@@ -473,6 +471,7 @@ static void snapshot_example_answers_as_the_engine(void **state)
         glance_result_free(from_example);
         glance_result_free(from_engine);
         glance_options_free(o);
+        free(buf);
     }
 }
 
@@ -481,13 +480,9 @@ static void snapshot_example_answers_as_the_engine(void **state)
 static void snapshot_fixture_is_read(void **state)
 {
     (void)state;
-    char path[512];
-    snprintf(path, sizeof path, "%s/snapshot-harbour.json", FIXTURES_DIR);
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    char buf[8192];
-    size_t n = fread(buf, 1, sizeof buf, f);
-    fclose(f);
+    char *buf = slurp(FIXTURES_DIR "/snapshot-harbour.json");
+    size_t n = strlen(buf);
+    assert_true(n > 0);
     glance_options *o = opts("window=800x600", NULL);
     glance_result *res = NULL;
     assert_int_equal(glance_extract_snapshot(ctx, buf, n, o, &res), GLANCE_OK);
@@ -514,6 +509,7 @@ static void snapshot_fixture_is_read(void **state)
     assert_non_null(strstr(glance_result_message(res, GLANCE_ETOOBIG), "max_elements"));
     glance_result_free(res);
     glance_options_free(o);
+    free(buf);
 }
 
 static void snapshot_refuses_what_it_cannot_read(void **state)
