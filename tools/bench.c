@@ -38,11 +38,13 @@ static void usage_bench(FILE *f)
           "paper's token LCS and matched text blocks; the snippets' precision,\n"
           "recall and F when the truth has \"with\" and \"without\" lists; a table\n"
           "per \"type\" and per \"group\" when it has those. Prints the time per page\n"
+          "from its bytes in memory, without reading and decompressing the file\n"
           "(parse, layout, extraction: median, 90th and 99th percentiles; parse in\n"
           "its parts: glance's CSS filter and page rewrite, litehtml's HTML parse\n"
-          "and elements, its style resolution; of layout, the tree built), pages per\n"
-          "second and the peak memory. With --score, scores an output file of the\n"
-          "same shape (optionally wrapped as {\"version\", \"output\"}) instead.\n"
+          "and elements, its style resolution; of layout, the tree built), pages\n"
+          "per second (reading included) and the peak memory. With --score, scores\n"
+          "an output file of the same shape (optionally wrapped as {\"version\",\n"
+          "\"output\"}) instead.\n"
           "\n"
           "options:\n"
           "  --method NAME    what answers (default auto; glance extract --help)\n"
@@ -130,11 +132,17 @@ static void bench_extract(const bench_run *run, glance_context *ctx, size_t i, p
     const corpus_page *pg = &run->pages[i];
     char why[512], *html = NULL;
     size_t len = 0;
-    double t0 = base_now_ms();
+    double t0 = 0;
     if (corpus_read(pg, run->max_bytes, &html, &len, why, sizeof why) != 0) {
         o->status = GLANCE_EIO;
         o->message = strdup(why);
     } else {
+        /* The page's time starts from its bytes in memory, as the parse
+         * floor's does (../shared/tools/gumbo-floor.c): reading and
+         * decompressing the file are the corpus's cost, not glance's, and
+         * were counted as extraction before. Pages per second still pay
+         * for them. */
+        t0 = base_now_ms();
         glance_result *res = NULL;
         glance_geometry *geo = NULL;
         if (run->boxes_dir &&
@@ -148,7 +156,7 @@ static void bench_extract(const bench_run *run, glance_context *ctx, size_t i, p
             o->status = GLANCE_ENOMEM;
         else
             o->status = glance_extract(ctx, html, len, opt ? opt : run->opt, &res);
-        double wall = base_now_ms() - t0; /* reading and decompressing included */
+        double wall = base_now_ms() - t0;
         if (!res && o->status == GLANCE_EIO) {
             o->message = strdup(o->fid.error ? o->fid.error : "no boxes");
         } else if (!res) {
