@@ -65,6 +65,17 @@ typedef struct msg {
     const char *params; size_t params_len;
 } msg;
 
+/* A page's image requests the caller refuses (lib/browse.c loads none) fail,
+ * and fire the image's error event. A page whose error handler asks for an
+ * image again (onerror="this.src='fallback.jpg'", and the fallback refused
+ * too) would ask without end, and its load event, which waits for its
+ * images, would not fire before the budget ran out. Past REFUSED_REPEATS
+ * refusals of one address the request is answered with a transparent image
+ * of one pixel: as if the fallback came, and the loop ends. A page asking
+ * for one missing image a few times keeps its broken images. */
+#define REFUSED_SEEN 64
+#define REFUSED_REPEATS 20
+
 /* The state of one load, which the event handlers update. */
 typedef struct page {
     const browser_opts *o;
@@ -74,9 +85,16 @@ typedef struct page {
     int navigating;   /* Page.navigate was sent */
     int committed;    /* the main frame committed the page's document */
     char *url;        /* the committed document's URL */
-    int load_fired;
-    double load_at, last_request_at;
+    int load_fired, dcl_fired; /* the load event; DOMContentLoaded */
+    double load_at, dcl_at, last_request_at;
     int requests, refused;
+    /* The first REFUSED_SEEN image addresses refused (a hash of each),
+     * and how often. */
+    struct {
+        uint64_t hash;
+        int count;
+    } seen[REFUSED_SEEN];
+    int n_seen;
     int crashed;
     char crash_why[128];
 } page;
@@ -953,6 +971,43 @@ static void fail_request(browser *b, page *pg, const char *rid, const char *reas
     send_built(b, pg->session, "Fetch.failRequest", &p, base_now_ms() + 2000, NULL, 0);
 }
 
+/* How often the image at `url` was refused on this page, this time
+ * counted (0: not counted, past the first REFUSED_SEEN addresses). */
+static int image_refusals(page *pg, const char *url)
+{
+    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+    for (const unsigned char *c = (const unsigned char *)url; *c; c++)
+        h = (h ^ *c) * 1099511628211ULL;
+    for (int i = 0; i < pg->n_seen; i++)
+        if (pg->seen[i].hash == h)
+            return ++pg->seen[i].count;
+    if (pg->n_seen >= REFUSED_SEEN)
+        return 0;
+    pg->seen[pg->n_seen].hash = h;
+    pg->seen[pg->n_seen].count = 1;
+    return pg->seen[pg->n_seen++].count;
+}
+
+/* A transparent GIF of one pixel. */
+static const unsigned char blank_gif[] = {
+    0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 0x01, 0x00, 0x01, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00,
+    0x00, 0xff, 0xff, 0xff, 0x21, 0xf9, 0x04, 0x01, 0x00, 0x00, 0x00, 0x00, 0x2c, 0x00, 0x00,
+    0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0x02, 0x02, 0x44, 0x01, 0x00, 0x3b};
+
+/* Answers an image request with blank_gif. Not counted against the quiet
+ * period, as a refusal is not: nothing new comes to the page. */
+static void fulfill_blank(browser *b, page *pg, const char *rid)
+{
+    base_buf p = BASE_BUF_INIT;
+    base_buf_puts(&p, "{\"requestId\":");
+    put_jstr(&p, rid, strlen(rid));
+    base_buf_puts(&p, ",\"responseCode\":200,\"responseHeaders\":[{\"name\":\"Content-Type\",\"value\":"
+                      "\"image/gif\"}],\"body\":\"");
+    put_base64(&p, blank_gif, sizeof blank_gif);
+    base_buf_puts(&p, "\"}");
+    send_built(b, pg->session, "Fetch.fulfillRequest", &p, base_now_ms() + 5000, NULL, 0);
+}
+
 static void on_request(browser *b, page *pg, json_object *params)
 {
     const char *rid = jstr(params, "requestId");
@@ -971,7 +1026,12 @@ static void on_request(browser *b, page *pg, json_object *params)
         fail_request(b, pg, rid, "Aborted");
         return;
     }
+    int is_image = type && strcmp(type, "Image") == 0 && url;
     if (pg->o->max_requests > 0 && pg->requests > pg->o->max_requests) {
+        if (is_image && image_refusals(pg, url) > REFUSED_REPEATS) {
+            fulfill_blank(b, pg, rid);
+            return;
+        }
         pg->refused++;
         fail_request(b, pg, rid, "BlockedByClient");
         return;
@@ -985,6 +1045,10 @@ static void on_request(browser *b, page *pg, json_object *params)
     if (pg->fetch)
         pg->fetch(pg->ud, &rq, &out);
     if (out.status <= 0) {
+        if (is_image && image_refusals(pg, url) > REFUSED_REPEATS) {
+            fulfill_blank(b, pg, rid);
+            return;
+        }
         pg->refused++;
         fail_request(b, pg, rid, "BlockedByClient");
         return;
@@ -1039,6 +1103,11 @@ static void handle_event(browser *b, const msg *m)
         if (pg->committed && !pg->load_fired) {
             pg->load_fired = 1;
             pg->load_at = base_now_ms();
+        }
+    } else if (mine && strcmp(ev, "Page.domContentEventFired") == 0) {
+        if (pg->committed && !pg->dcl_fired) {
+            pg->dcl_fired = 1;
+            pg->dcl_at = base_now_ms();
         }
     } else if (mine && strcmp(ev, "Page.frameStoppedLoading") == 0) {
         /* The main frame stopped loading without a load event: a navigation
@@ -1378,6 +1447,14 @@ static browser_status capture_snapshot(browser *b, page *pg, double deadline, br
  * has not come (a page kept busy): a page half loaded beats none. */
 #define BROWSER_LATE_SHARE 0.8
 
+/* A page whose document was parsed (DOMContentLoaded) but whose load event
+ * does not come, with no request answered for this long (and at least
+ * four quiet periods), is taken as it is: the load waits for a frame
+ * that never finishes (an advert's frame written with document.open() and
+ * never closed once its scripts were refused), which nothing will end
+ * before the budget does. 37 lang-dev pages waited 14.5 s for it. */
+#define BROWSER_UNLOADED_MS 2000.0
+
 browser_status browser_load(browser *b, const browser_opts *oin, const char *url, browser_fetch_fn fetch, void *ud,
                             browser_capture *out, char *why, size_t cap)
 {
@@ -1514,8 +1591,12 @@ browser_status browser_load(browser *b, const browser_opts *oin, const char *url
         r = NULL;
     }
 
-    /* The wait: the load event, then quiet_ms without a request. */
+    /* The wait: the load event, then quiet_ms without a request; or, when
+     * the load event does not come, DOMContentLoaded, then `unloaded` ms
+     * without one. */
     double late = t0 + BROWSER_LATE_SHARE * (double)o.budget_ms;
+    double unloaded = 4.0 * (double)o.quiet_ms > BROWSER_UNLOADED_MS ? 4.0 * (double)o.quiet_ms
+                                                                      : BROWSER_UNLOADED_MS;
     for (;;) {
         if (pg.crashed) {
             why_set(why, cap, "%s", pg.crash_why);
@@ -1528,6 +1609,11 @@ browser_status browser_load(browser *b, const browser_opts *oin, const char *url
             if (now - since >= (double)o.quiet_ms)
                 break;
         }
+        double parsed = pg.dcl_fired && !pg.load_fired
+                            ? (pg.dcl_at > pg.last_request_at ? pg.dcl_at : pg.last_request_at) + unloaded
+                            : 0;
+        if (parsed > 0 && now >= parsed)
+            break;
         if (now >= late && pg.committed)
             break;
         if (now >= deadline) {
@@ -1541,6 +1627,8 @@ browser_status browser_load(browser *b, const browser_opts *oin, const char *url
             if (since + (double)o.quiet_ms < until)
                 until = since + (double)o.quiet_ms;
         }
+        if (parsed > 0 && parsed < until)
+            until = parsed;
         if (until <= now)
             until = now + 5;
         if (until > deadline)

@@ -53,7 +53,8 @@ static const base_param core_table[] = {
      "scripting off, <noscript> included", NULL, 0, NULL},
     {"quiet", BASE_PARAM_MS, C(quiet_ms), 0, 60000, "0.5",
      "the browser waits after the load event until no request has been in flight for this "
-     "long, within time_budget", NULL, OPT_LIMIT, NULL},
+     "long, within time_budget; without a load event, after DOMContentLoaded for 2 s or four "
+     "times this", NULL, OPT_LIMIT, NULL},
     {"max_requests", BASE_PARAM_INT, C(max_requests), 1, 100000, "300",
      "requests one page may make in the browser (scripts, images, frames...); past it they "
      "fail", NULL, OPT_LIMIT, NULL},

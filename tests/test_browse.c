@@ -796,6 +796,75 @@ static void request_that_never_answers(void **state)
     httpd_stop(srv);
 }
 
+/* An image whose error handler asks for a fallback that is refused too
+ * (glance loads no image): without an end to it, the page asks again at
+ * every error, thousands of times, and its load event, which waits for its
+ * images, fires only when the budget is spent (scrapinghub and lang-dev
+ * pages took 14.5 s). Past 20 refusals of one address the image is
+ * answered with a blank one, and the loop ends. A missing image asked for
+ * once is still refused. */
+static void image_error_loop_ends(void **state)
+{
+    (void)state;
+    need_browser();
+    const char *path = write_page(
+        "fallback-loop.html",
+        "<!doctype html><title>Fallback</title><article><h1>A page with a fallback image</h1>"
+        "<img src=\"missing.jpg\" onerror=\"this.src='fallback.jpg'\">"
+        "<p>Its picture is missing, and so is the fallback its error handler asks for on every "
+        "error; the page is read at once, not when its time budget runs out.</p>"
+        "<img src=\"other.jpg\" alt=\"\">"
+        "<p>A second paragraph, so that there is an article to find on the page.</p></article>");
+    glance_options *o = opts("engine=chromium", "time_budget=5", NULL);
+    glance_result *res = NULL;
+    assert_int_equal(glance_extract_file(ctx, path, o, &res), GLANCE_OK);
+    assert_non_null(strstr(glance_result_text(res), "the page is read at once"));
+    json_object *j = json_tokener_parse(glance_result_json(res));
+    assert_non_null(j);
+    int requests = json_int(j, "browser", "requests"), refused = json_int(j, "browser", "refused");
+    print_message("fallback loop: %d requests, %d refused\n", requests, refused);
+    /* The page, missing.jpg, 20 refusals of fallback.jpg and its blank
+     * answer, other.jpg: no more. */
+    assert_true(refused >= 22);
+    assert_true(requests <= 30);
+    json_object_put(j);
+    glance_result_free(res);
+    glance_options_free(o);
+}
+
+/* A frame written with document.open() and never closed (an advert's,
+ * once its scripts were refused) never finishes loading, and the page's
+ * load event never comes: the page is taken two seconds after it was
+ * parsed with no request since, not at four fifths of its budget (8 s of
+ * these 10; 14.5 s of the default budget on 37 lang-dev pages). */
+static void frame_left_open_ends_the_wait(void **state)
+{
+    (void)state;
+    need_browser();
+    const char *path = write_page(
+        "open-frame.html",
+        "<!doctype html><title>Open frame</title><article><h1>A page with a frame left open</h1>"
+        "<p>An advert's frame is written with document.open() and never closed, so the frame never "
+        "finishes loading and the page's load event never comes.</p>"
+        "<p>A second paragraph, so that there is an article to find on the page.</p></article>"
+        "<iframe id=\"ad\"></iframe><script>var d = document.getElementById('ad').contentDocument; "
+        "d.open(); d.write('<p>An advert</p>');</script>");
+    glance_options *o = opts("engine=chromium", "time_budget=10", NULL);
+    glance_result *res = NULL;
+    assert_int_equal(glance_extract_file(ctx, path, o, &res), GLANCE_OK);
+    assert_non_null(strstr(glance_result_text(res), "never finishes loading"));
+    json_object *j = json_tokener_parse(glance_result_json(res));
+    assert_non_null(j);
+    json_object *b, *load;
+    assert_true(json_object_object_get_ex(j, "browser", &b) && json_object_object_get_ex(b, "load_ms", &load));
+    double ms = json_object_get_double(load);
+    print_message("frame left open: the wait ended after %.0f ms\n", ms);
+    assert_true(ms < 5000);
+    json_object_put(j);
+    glance_result_free(res);
+    glance_options_free(o);
+}
+
 /* ---- No browser left behind ---- */
 
 /* The profile folder (--user-data-dir) of a browser that is our child,
@@ -959,6 +1028,8 @@ int main(void)
         cmocka_unit_test(requests_obey_the_address_policy),
         cmocka_unit_test(hostile_pages_end_within_budget),
         cmocka_unit_test(request_that_never_answers),
+        cmocka_unit_test(image_error_loop_ends),
+        cmocka_unit_test(frame_left_open_ends_the_wait),
         cmocka_unit_test(no_browser_outlives_its_context),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
