@@ -89,7 +89,11 @@ export async function snapshot(browser, page, { w = 1920, h = 1080, scripts = tr
                 ? route.fulfill({ status: 200, contentType: 'text/html', body })
                 : route.abort());
         }
-        await p.goto(url, { waitUntil: 'load', timeout: 15000 });
+        // The document parsed, then its load event if it comes (a frame left
+        // open, or an image whose error handler asks again for a refused
+        // fallback, keeps it from coming), then a quiet network.
+        await p.goto(url, { waitUntil: 'domcontentloaded', timeout: 15000 });
+        await p.waitForLoadState('load', { timeout: 5000 }).catch(() => {});
         await p.waitForLoadState('networkidle', { timeout: 3000 }).catch(() => {});
         const cdp = await ctx.newCDPSession(p);
         await cdp.send('Runtime.evaluate', { expression: '(function(){var d=document,s=d.createElement("style");'
