@@ -1008,6 +1008,19 @@ static void fulfill_blank(browser *b, page *pg, const char *rid)
     send_built(b, pg->session, "Fetch.fulfillRequest", &p, base_now_ms() + 5000, NULL, 0);
 }
 
+/* Refuses a request the page may not have: an image (`image_url` not NULL)
+ * refused past REFUSED_REPEATS times at its address is answered with
+ * blank_gif instead. */
+static void refuse_request(browser *b, page *pg, const char *rid, const char *image_url)
+{
+    if (image_url && image_refusals(pg, image_url) > REFUSED_REPEATS) {
+        fulfill_blank(b, pg, rid);
+        return;
+    }
+    pg->refused++;
+    fail_request(b, pg, rid, "BlockedByClient");
+}
+
 static void on_request(browser *b, page *pg, json_object *params)
 {
     const char *rid = jstr(params, "requestId");
@@ -1026,14 +1039,9 @@ static void on_request(browser *b, page *pg, json_object *params)
         fail_request(b, pg, rid, "Aborted");
         return;
     }
-    int is_image = type && strcmp(type, "Image") == 0 && url;
+    const char *image_url = type && strcmp(type, "Image") == 0 ? url : NULL;
     if (pg->o->max_requests > 0 && pg->requests > pg->o->max_requests) {
-        if (is_image && image_refusals(pg, url) > REFUSED_REPEATS) {
-            fulfill_blank(b, pg, rid);
-            return;
-        }
-        pg->refused++;
-        fail_request(b, pg, rid, "BlockedByClient");
+        refuse_request(b, pg, rid, image_url);
         return;
     }
     /* Only a request answered counts against the quiet period: a refused
@@ -1045,12 +1053,7 @@ static void on_request(browser *b, page *pg, json_object *params)
     if (pg->fetch)
         pg->fetch(pg->ud, &rq, &out);
     if (out.status <= 0) {
-        if (is_image && image_refusals(pg, url) > REFUSED_REPEATS) {
-            fulfill_blank(b, pg, rid);
-            return;
-        }
-        pg->refused++;
-        fail_request(b, pg, rid, "BlockedByClient");
+        refuse_request(b, pg, rid, image_url);
         return;
     }
     pg->last_request_at = base_now_ms();
