@@ -22,7 +22,7 @@ this process, where a page costly within the layout runs to its end.
 
 The library, the first of: $GLANCE_LIBRARY when set (a path; nothing else
 is tried then); libglance.so.0.2 as the dynamic loader finds it (an
-installed glance: the Debian package libglance0, cmake --install); a build
+installed glance: the Debian package libglance0.2, cmake --install); a build
 folder beside this package (../../build/lib of a source tree's python/glance,
 or $GLANCE_BUILD_DIR/lib). The ImportError says what was tried. Each thread gets its own
 glance context (fonts), made on first use; ctypes lets go of the GIL
@@ -85,7 +85,7 @@ def _open_library() -> ctypes.CDLL:
                 path + (" (the system's library path)" if path == _SONAME else " (a build folder)")
             tried.append("%s: %s" % (where, e))
     raise ImportError("glance: cannot load libglance.so; tried:\n  " + "\n  ".join(tried) +
-                      "\nInstall libglance0 (Debian) or glance (cmake --install), or set "
+                      "\nInstall libglance0.2 (Debian) or glance (cmake --install), or set "
                       "GLANCE_LIBRARY to the path of libglance.so")
 
 
