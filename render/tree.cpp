@@ -376,7 +376,11 @@ struct builder {
             }
             if (is_dropped(c))
                 continue;
-            litehtml::position cp = placed(c, f.place);
+            // A fixed box is placed against the window, as litehtml paints
+            // it (its position is the window's, not its parent's).
+            litehtml::position cp = placed(c, c->get_element_position() == litehtml::element_position_fixed
+                                                  ? litehtml::position()
+                                                  : f.place);
             litehtml::position ccb = is_inline(c) ? f.cb : cp;
             if (!valid_tag_name(c->get_tagName())) {
                 // litehtml's anonymous wrapper: its children belong to us.

@@ -169,6 +169,56 @@ static void pinned_boxes_wait(void **state)
     glance_options_free(opt);
 }
 
+/* A pinned box is where the page paints it: against the window, not
+ * against its parent. pinned-boxes.html's contents list (left 2em, top
+ * 6em, padding 1em) sits inside the centred #content (355 px from the
+ * left at 1920 px), and its feedback bar is at the window's bottom; a
+ * browser puts "Contents" at 48, 128 and the bar's line at y 1040. */
+static void pinned_boxes_placed_against_the_window(void **state)
+{
+    (void)state;
+    glance_options *opt = glance_options_new();
+    assert_non_null(opt);
+    assert_int_equal(glance_options_set(opt, "window", "1920x1080"), GLANCE_OK);
+    assert_int_equal(glance_options_set(opt, "score.explain", "on"), GLANCE_OK);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/pinned-boxes.html", FIXTURES_DIR);
+    glance_result *res;
+    assert_int_equal(glance_extract_file(ctx, path, opt, &res), GLANCE_OK);
+    json_object *o = json_tokener_parse(glance_result_json(res)), *sc, *ex, *list;
+    assert_non_null(o);
+    assert_true(json_object_object_get_ex(o, "score", &sc));
+    assert_true(json_object_object_get_ex(sc, "explain", &ex));
+    assert_true(json_object_object_get_ex(ex, "blocks", &list));
+    int found = 0;
+    for (size_t i = 0; i < json_object_array_length(list); i++) {
+        json_object *b = json_object_array_get_idx(list, i), *t, *box, *v;
+        assert_true(json_object_object_get_ex(b, "text", &t));
+        assert_true(json_object_object_get_ex(b, "box", &box));
+        double xywh[4];
+        const char *keys[] = {"x", "y", "w", "h"};
+        for (int k = 0; k < 4; k++) {
+            assert_true(json_object_object_get_ex(box, keys[k], &v));
+            xywh[k] = json_object_get_double(v);
+        }
+        const char *s = json_object_get_string(t);
+        if (strcmp(s, "Contents") == 0) {
+            found |= 1;
+            if (xywh[0] < 40 || xywh[0] > 56 || xywh[1] < 120 || xywh[1] > 136)
+                fail_msg("Contents at %.0f, %.0f", xywh[0], xywh[1]);
+        } else if (strncmp(s, "Was this page useful", 20) == 0) {
+            found |= 2;
+            if (xywh[0] < 12 || xywh[0] > 28 || xywh[1] + xywh[3] > 1080 || xywh[1] < 1020)
+                fail_msg("the feedback bar's line at %.0f, %.0f (%.0f high)", xywh[0], xywh[1],
+                         xywh[3]);
+        }
+    }
+    assert_int_equal(found, 3);
+    json_object_put(o);
+    glance_result_free(res);
+    glance_options_free(opt);
+}
+
 /* A list of teasers above an article whose <h1> is the page's title: the
  * answer begins at the headline, the teasers counted as left out; with
  * score.after_h1 off, the model alone takes them in (their summaries read
@@ -1433,6 +1483,7 @@ int main(void)
         cmocka_unit_test(declared_legacy_charsets),
         cmocka_unit_test(classic_falls_back_to_bte),
         cmocka_unit_test(pinned_boxes_wait),
+        cmocka_unit_test(pinned_boxes_placed_against_the_window),
         cmocka_unit_test(nothing_before_the_headline),
         cmocka_unit_test(streamed_parts_counted),
         cmocka_unit_test(classic_weighs_gce_against_bte),
