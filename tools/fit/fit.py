@@ -452,10 +452,14 @@ def main():
                          "its pages are fitted on too, in their sites' folds, but not judged")
     ap.add_argument("--fit-on-also", action="store_true",
                     help="fit on --also's pages only, and judge --dump's: how the other engine's "
-                         "model does on this engine's blocks, cross-validated")
+                         "model does on this engine's blocks, cross-validated (not with --out "
+                         "or --fold-models)")
     a = ap.parse_args()
     if a.fit_on_also and not a.also:
         sys.exit("fit.py: --fit-on-also fits on --also's pages: name them with --also DIR")
+    if a.fit_on_also and (a.out or a.fold_models):
+        sys.exit("fit.py: --fit-on-also only judges (the cross-validation fits on --also's pages); "
+                 "--out and --fold-models would fit on both dumps' pages: leave them out")
     SEEDS = max(1, a.seeds)
     WEIGHT = {"sqrt": np.sqrt, "linear": lambda c: c, "log": np.log1p}[a.weight]
     PARAMS.update(n_estimators=a.trees, max_depth=a.depth, learning_rate=a.rate,
