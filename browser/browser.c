@@ -86,6 +86,7 @@ typedef struct page {
     int committed;    /* the main frame committed the page's document */
     char *url;        /* the committed document's URL */
     int load_fired, dcl_fired; /* the load event; DOMContentLoaded */
+    int virtual_spent;         /* virtual_ms: the virtual clock's budget ran out */
     double load_at, dcl_at, last_request_at;
     int requests, refused;
     /* The first REFUSED_SEEN image addresses refused (a hash of each),
@@ -1102,6 +1103,8 @@ static void handle_event(browser *b, const msg *m)
             pg->url = strdup(url);
         }
         json_object_put(p);
+    } else if (mine && strcmp(ev, "Emulation.virtualTimeBudgetExpired") == 0) {
+        pg->virtual_spent = 1;
     } else if (mine && strcmp(ev, "Page.loadEventFired") == 0) {
         if (pg->committed && !pg->load_fired) {
             pg->load_fired = 1;
@@ -1560,6 +1563,13 @@ browser_status browser_load(browser *b, const browser_opts *oin, const char *url
         (st = call(b, s, "Emulation.setScriptExecutionDisabled", "{\"value\":true}", deadline, NULL, why, cap)) !=
             BROWSER_OK)
         goto done;
+    /* The page's clock stands still until its document commits; from then
+     * on it runs only while no request is pending (below). */
+    int virtual_on = o.scripts && o.virtual_ms > 0;
+    if (virtual_on &&
+        (st = call(b, s, "Emulation.setVirtualTimePolicy", "{\"policy\":\"pause\"}", deadline, NULL, why, cap)) !=
+            BROWSER_OK)
+        goto done;
 
     /* The navigation: its requests come as events while we wait for the
      * answer, which comes once it commits or fails. */
@@ -1593,10 +1603,21 @@ browser_status browser_load(browser *b, const browser_opts *oin, const char *url
         json_object_put(r);
         r = NULL;
     }
+    /* The virtual clock: the page's timers fire in their order, as fast
+     * as the page's tasks allow, and not while a request is pending; it
+     * stops after virtual_ms (Emulation.virtualTimeBudgetExpired). */
+    if (virtual_on) {
+        snprintf(params, sizeof params, "{\"policy\":\"pauseIfNetworkFetchesPending\",\"budget\":%ld}",
+                 o.virtual_ms);
+        if ((st = call(b, s, "Emulation.setVirtualTimePolicy", params, deadline, NULL, why, cap)) != BROWSER_OK)
+            goto done;
+    }
 
     /* The wait: the load event, then quiet_ms without a request; or, when
      * the load event does not come, DOMContentLoaded, then `unloaded` ms
-     * without one. */
+     * without one. With virtual_ms, also the virtual clock's budget spent
+     * (a request that never ends keeps it from running: then the late
+     * snapshot below). */
     double late = t0 + BROWSER_LATE_SHARE * (double)o.budget_ms;
     double unloaded = 4.0 * (double)o.quiet_ms > BROWSER_UNLOADED_MS ? 4.0 * (double)o.quiet_ms
                                                                       : BROWSER_UNLOADED_MS;
@@ -1607,7 +1628,8 @@ browser_status browser_load(browser *b, const browser_opts *oin, const char *url
             goto done;
         }
         double now = base_now_ms();
-        if (pg.load_fired) {
+        int clock_done = !virtual_on || pg.virtual_spent;
+        if (pg.load_fired && clock_done) {
             double since = pg.load_at > pg.last_request_at ? pg.load_at : pg.last_request_at;
             if (now - since >= (double)o.quiet_ms)
                 break;
@@ -1615,7 +1637,7 @@ browser_status browser_load(browser *b, const browser_opts *oin, const char *url
         double parsed = pg.dcl_fired && !pg.load_fired
                             ? (pg.dcl_at > pg.last_request_at ? pg.dcl_at : pg.last_request_at) + unloaded
                             : 0;
-        if (parsed > 0 && now >= parsed)
+        if (parsed > 0 && now >= parsed && clock_done)
             break;
         if (now >= late && pg.committed)
             break;
@@ -1625,12 +1647,12 @@ browser_status browser_load(browser *b, const browser_opts *oin, const char *url
             goto done;
         }
         double until = late;
-        if (pg.load_fired) {
+        if (pg.load_fired && clock_done) {
             double since = pg.load_at > pg.last_request_at ? pg.load_at : pg.last_request_at;
             if (since + (double)o.quiet_ms < until)
                 until = since + (double)o.quiet_ms;
         }
-        if (parsed > 0 && parsed < until)
+        if (parsed > 0 && parsed < until && clock_done)
             until = parsed;
         if (until <= now)
             until = now + 5;

@@ -35,6 +35,10 @@ typedef struct browser_opts {
     int scripts;            /* 1: JavaScript on; 0: Emulation.setScriptExecutionDisabled */
     long budget_ms;         /* the whole of one page: navigate, wait, snapshot, counted once the browser is up (a start, ~0.3 s, is not the page's); past it the page is given up (BROWSER_ETIME); <= 0: 10000 */
     long quiet_ms;          /* after the load event, wait until no request has been made for this long (e.g. 500), within the budget */
+    long virtual_ms;        /* > 0 (scripts on): the page's timers run on a virtual clock (Emulation.setVirtualTimePolicy,
+                             * pauseIfNetworkFetchesPending) that advances only while no request is pending, and the page
+                             * is taken once this much of it has passed (and the waits above are over): the same timers
+                             * have run whatever the machine's load; 0: the page's own clock */
     int max_requests;       /* requests one page may make (beyond them: failed) e.g. 300; <= 0: no limit */
     int screenshot;         /* 1: also a full-page PNG (clipped to the document, at most BROWSER_SHOT_MAX_H px tall) */
     const char *const *computed_styles; /* NULL-terminated; NULL: the default list: display, visibility, position, font-size, font-weight, white-space, overflow-x, overflow-y, opacity */

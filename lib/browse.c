@@ -425,6 +425,7 @@ glance_status browse_page(glance_context *ctx, glance_result *res, const char *u
                                                      : c->time_budget_ms * 3 / 4)
                          : 60000,
         .quiet_ms = c->quiet_ms,
+        .virtual_ms = c->virtual_ms,
         .max_requests = c->max_requests,
         .screenshot = c->screenshot,
     };

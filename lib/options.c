@@ -55,6 +55,12 @@ static const base_param core_table[] = {
      "the browser waits after the load event until no request has been in flight for this "
      "long, within time_budget; without a load event, after DOMContentLoaded for 2 s or four "
      "times this", NULL, OPT_LIMIT, NULL},
+    {"virtual_time", BASE_PARAM_MS, C(virtual_ms), 0, 60000, "0",
+     "the browser runs the page's timers on a virtual clock that advances only while no "
+     "request is in flight, and takes the page once this much page time has passed (and the "
+     "waits of quiet are over): a page answers the same whatever the machine's load, and "
+     "a timer of seconds costs no seconds; 0: the page's own clock (engine chromium, scripts "
+     "on)", NULL, OPT_LIMIT, NULL},
     {"max_requests", BASE_PARAM_INT, C(max_requests), 1, 100000, "300",
      "requests one page may make in the browser (scripts, images, frames...); past it they "
      "fail", NULL, OPT_LIMIT, NULL},

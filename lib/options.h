@@ -39,6 +39,7 @@ typedef struct options_core {
     int engine;
     int scripts;          /* the browser runs the page's scripts */
     long quiet_ms;        /* after the load event, no request for this long */
+    long virtual_ms;      /* the page's timers on a virtual clock, this much of it (0: off) */
     int max_requests;     /* requests one page may make in the browser */
     char *browser;        /* its executable; NULL: found on the PATH */
     int keep_snapshot;    /* the result keeps the browser's snapshot */

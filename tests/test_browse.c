@@ -865,6 +865,49 @@ static void frame_left_open_ends_the_wait(void **state)
     json_object_put(j);
 }
 
+/* With virtual_time the page's timers run on a virtual clock that stops
+ * at its budget: those within it have run when the page is taken, whatever
+ * the machine's load, and their seconds cost no seconds. Without it, what
+ * a timer adds seconds after the load is not there yet. */
+static void virtual_clock_runs_the_timers(void **state)
+{
+    (void)state;
+    need_browser();
+    const char *path = write_page(
+        "timers.html",
+        "<!doctype html><title>Tide times</title><main><h1>Tide times</h1><div id=a></div></main><script>"
+        "var P='The harbour office publishes the times and heights of the high and low waters for each day "
+        "of the coming year, and the ferry timetable is set from them. ';"
+        "function add(t){var p=document.createElement('p');p.textContent=t+' '+P+P;"
+        "document.getElementById('a').appendChild(p);}"
+        "setTimeout(function(){add('Written at 300 ms.')},300);"
+        "setTimeout(function(){add('Written at 1500 ms.')},1500);"
+        "setTimeout(function(){add('Written at 4000 ms.')},4000);"
+        "setTimeout(function(){add('Written at 9000 ms.')},9000);</script>");
+    for (int v = 0; v < 2; v++) {
+        glance_options *o = opts("engine=chromium", "time_budget=10", v ? "virtual_time=5" : "virtual_time=0", NULL);
+        glance_result *res = NULL;
+        assert_int_equal(glance_extract_file(ctx, path, o, &res), GLANCE_OK);
+        const char *t = glance_result_text(res);
+        json_object *j = json_tokener_parse(glance_result_json(res));
+        assert_non_null(j);
+        int ms = json_int(j, "browser", "load_ms");
+        print_message("virtual_time %s: the wait took %d ms\n", v ? "5" : "0", ms);
+        assert_non_null(strstr(t, "Written at 300 ms."));
+        if (v) {
+            assert_non_null(strstr(t, "Written at 1500 ms."));
+            assert_non_null(strstr(t, "Written at 4000 ms."));
+            assert_true(ms >= 0 && ms < 3500);
+        } else {
+            assert_null(strstr(t, "Written at 4000 ms."));
+        }
+        assert_null(strstr(t, "Written at 9000 ms."));
+        json_object_put(j);
+        glance_result_free(res);
+        glance_options_free(o);
+    }
+}
+
 /* ---- No browser left behind ---- */
 
 /* The profile folder (--user-data-dir) of a browser that is our child,
@@ -1030,6 +1073,7 @@ int main(void)
         cmocka_unit_test(request_that_never_answers),
         cmocka_unit_test(image_error_loop_ends),
         cmocka_unit_test(frame_left_open_ends_the_wait),
+        cmocka_unit_test(virtual_clock_runs_the_timers),
         cmocka_unit_test(no_browser_outlives_its_context),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
