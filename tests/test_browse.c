@@ -908,6 +908,49 @@ static void virtual_clock_runs_the_timers(void **state)
     }
 }
 
+/* A request that never ends (a long poll the page starts on load) holds
+ * the virtual clock, and the browser's load events with it: the page is
+ * taken as it is at four fifths of its browser's budget, answered within
+ * time_budget, and its browser is ready for the next page. */
+static void virtual_clock_held_by_a_long_poll(void **state)
+{
+    (void)state;
+    need_browser();
+    static const char page[] =
+        "<!doctype html><title>Polling</title><article><h1>A page that polls</h1>"
+        "<p>Once loaded, it asks a server for news that never comes, so a request is always in "
+        "flight and the virtual clock never runs to its end.</p>"
+        "<p>A second paragraph, so that there is an article to find on the page.</p></article>"
+        "<script>addEventListener('load',function(){fetch('/poll')});</script>";
+    httpd_route routes[] = {
+        {.path = "/page.html", .body = page},
+        {.path = "/poll", .headers = "Content-Type: application/json\r\n", .body = "{}", .delay_ms = 60000},
+    };
+    httpd *srv = httpd_start(routes, 2);
+    assert_non_null(srv);
+    char url[128], allow[64];
+    snprintf(url, sizeof url, "http://127.0.0.1:%d/page.html", httpd_port(srv));
+    snprintf(allow, sizeof allow, "allow_addrs=127.0.0.1:%d", httpd_port(srv));
+    glance_options *o =
+        opts("engine=chromium", "public_only=on", allow, "time_budget=10", "virtual_time=2", NULL);
+    glance_result *res = NULL;
+    double t0 = now_ms();
+    assert_int_equal(glance_extract_url(ctx, url, o, &res), GLANCE_OK);
+    double ms = now_ms() - t0;
+    assert_non_null(strstr(glance_result_text(res), "news that never comes"));
+    print_message("long poll, virtual_time 2: answered in %.0f ms\n", ms);
+    assert_true(httpd_hits(srv, "/poll") >= 1);
+    assert_true(ms < 10000);
+    glance_result_free(res);
+    /* The next page, with the same options, is answered as usual. */
+    res = NULL;
+    assert_int_equal(glance_extract_file(ctx, write_page("after-poll.html", page), o, &res), GLANCE_OK);
+    assert_non_null(strstr(glance_result_text(res), "news that never comes"));
+    glance_result_free(res);
+    glance_options_free(o);
+    httpd_stop(srv);
+}
+
 /* ---- No browser left behind ---- */
 
 /* The profile folder (--user-data-dir) of a browser that is our child,
@@ -1074,6 +1117,7 @@ int main(void)
         cmocka_unit_test(image_error_loop_ends),
         cmocka_unit_test(frame_left_open_ends_the_wait),
         cmocka_unit_test(virtual_clock_runs_the_timers),
+        cmocka_unit_test(virtual_clock_held_by_a_long_poll),
         cmocka_unit_test(no_browser_outlives_its_context),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
