@@ -760,6 +760,40 @@ static void hostile_pages_end_within_budget(void **state)
     glance_options_free(o);
 }
 
+/* A page served at /page.html beside a route that answers after a minute,
+ * from a local server the options allow: extracted by URL with the chromium
+ * engine and `budget` (and `more`, when not NULL). The result, its status,
+ * how long it took and how often the slow route was asked. */
+typedef struct slow_run {
+    glance_status st;
+    glance_result *res;
+    double ms;
+    int hits;
+} slow_run;
+
+static slow_run beside_a_slow_route(const char *page, const char *slow_path, const char *headers,
+                                    const char *slow_body, const char *budget, const char *more)
+{
+    httpd_route routes[] = {
+        {.path = "/page.html", .body = page},
+        {.path = slow_path, .headers = headers, .body = slow_body, .delay_ms = 60000},
+    };
+    httpd *srv = httpd_start(routes, 2);
+    assert_non_null(srv);
+    char url[128], allow[64];
+    snprintf(url, sizeof url, "http://127.0.0.1:%d/page.html", httpd_port(srv));
+    snprintf(allow, sizeof allow, "allow_addrs=127.0.0.1:%d", httpd_port(srv));
+    glance_options *o = opts("engine=chromium", "public_only=on", allow, budget, more, NULL);
+    slow_run r = {0};
+    double t0 = now_ms();
+    r.st = glance_extract_url(ctx, url, o, &r.res);
+    r.ms = now_ms() - t0;
+    r.hits = httpd_hits(srv, slow_path);
+    glance_options_free(o);
+    httpd_stop(srv);
+    return r;
+}
+
 /* A script that never arrives: the load event never fires. */
 static void request_that_never_answers(void **state)
 {
@@ -771,29 +805,14 @@ static void request_that_never_answers(void **state)
         "page is read when its budget allows, or refused, and never waits past it.</p>"
         "<p>A second paragraph, so that there is an article to find on the page.</p></article>"
         "<script src=\"/never.js\"></script>";
-    httpd_route routes[] = {
-        {.path = "/page.html", .body = page},
-        {.path = "/never.js", .headers = "Content-Type: text/javascript\r\n", .body = "1;",
-         .delay_ms = 60000},
-    };
-    httpd *srv = httpd_start(routes, 2);
-    assert_non_null(srv);
-    char url[128], allow[64];
-    snprintf(url, sizeof url, "http://127.0.0.1:%d/page.html", httpd_port(srv));
-    snprintf(allow, sizeof allow, "allow_addrs=127.0.0.1:%d", httpd_port(srv));
-    glance_options *o = opts("engine=chromium", "public_only=on", allow, "time_budget=5", NULL);
-    glance_result *res = NULL;
-    double t0 = now_ms();
-    glance_status st = glance_extract_url(ctx, url, o, &res);
-    double ms = now_ms() - t0;
-    print_message("never.js  %-10s %6.0f ms  %s\n", glance_status_name(st), ms,
-                  st == GLANCE_OK ? "" : glance_result_message(res, st));
-    assert_true(ms < 6000);
-    assert_true(st == GLANCE_OK || st == GLANCE_ECOSTLY);
-    assert_true(httpd_hits(srv, "/never.js") >= 1);
-    glance_result_free(res);
-    glance_options_free(o);
-    httpd_stop(srv);
+    slow_run r = beside_a_slow_route(page, "/never.js", "Content-Type: text/javascript\r\n", "1;",
+                                     "time_budget=5", NULL);
+    print_message("never.js  %-10s %6.0f ms  %s\n", glance_status_name(r.st), r.ms,
+                  r.st == GLANCE_OK ? "" : glance_result_message(r.res, r.st));
+    assert_true(r.ms < 6000);
+    assert_true(r.st == GLANCE_OK || r.st == GLANCE_ECOSTLY);
+    assert_true(r.hits >= 1);
+    glance_result_free(r.res);
 }
 
 /* An image whose error handler asks for a fallback that is refused too
@@ -922,33 +941,21 @@ static void virtual_clock_held_by_a_long_poll(void **state)
         "flight and the virtual clock never runs to its end.</p>"
         "<p>A second paragraph, so that there is an article to find on the page.</p></article>"
         "<script>addEventListener('load',function(){fetch('/poll')});</script>";
-    httpd_route routes[] = {
-        {.path = "/page.html", .body = page},
-        {.path = "/poll", .headers = "Content-Type: application/json\r\n", .body = "{}", .delay_ms = 60000},
-    };
-    httpd *srv = httpd_start(routes, 2);
-    assert_non_null(srv);
-    char url[128], allow[64];
-    snprintf(url, sizeof url, "http://127.0.0.1:%d/page.html", httpd_port(srv));
-    snprintf(allow, sizeof allow, "allow_addrs=127.0.0.1:%d", httpd_port(srv));
-    glance_options *o =
-        opts("engine=chromium", "public_only=on", allow, "time_budget=10", "virtual_time=2", NULL);
+    slow_run r = beside_a_slow_route(page, "/poll", "Content-Type: application/json\r\n", "{}",
+                                     "time_budget=10", "virtual_time=2");
+    assert_int_equal(r.st, GLANCE_OK);
+    assert_non_null(strstr(glance_result_text(r.res), "news that never comes"));
+    print_message("long poll, virtual_time 2: answered in %.0f ms\n", r.ms);
+    assert_true(r.hits >= 1);
+    assert_true(r.ms < 10000);
+    glance_result_free(r.res);
+    /* The next page, with virtual_time on, is answered as usual. */
+    glance_options *o = opts("engine=chromium", "time_budget=10", "virtual_time=2", NULL);
     glance_result *res = NULL;
-    double t0 = now_ms();
-    assert_int_equal(glance_extract_url(ctx, url, o, &res), GLANCE_OK);
-    double ms = now_ms() - t0;
-    assert_non_null(strstr(glance_result_text(res), "news that never comes"));
-    print_message("long poll, virtual_time 2: answered in %.0f ms\n", ms);
-    assert_true(httpd_hits(srv, "/poll") >= 1);
-    assert_true(ms < 10000);
-    glance_result_free(res);
-    /* The next page, with the same options, is answered as usual. */
-    res = NULL;
     assert_int_equal(glance_extract_file(ctx, write_page("after-poll.html", page), o, &res), GLANCE_OK);
     assert_non_null(strstr(glance_result_text(res), "news that never comes"));
     glance_result_free(res);
     glance_options_free(o);
-    httpd_stop(srv);
 }
 
 /* ---- No browser left behind ---- */
