@@ -1628,16 +1628,18 @@ browser_status browser_load(browser *b, const browser_opts *oin, const char *url
             goto done;
         }
         double now = base_now_ms();
-        int clock_done = !virtual_on || pg.virtual_spent;
-        if (pg.load_fired && clock_done) {
-            double since = pg.load_at > pg.last_request_at ? pg.load_at : pg.last_request_at;
-            if (now - since >= (double)o.quiet_ms)
-                break;
+        /* When the page is taken: quiet_ms after the load event and the
+         * last request answered; without the load event, `unloaded` after
+         * DOMContentLoaded and the last answer; 0: not yet, nor while the
+         * virtual clock runs. */
+        double ready = 0;
+        if (!virtual_on || pg.virtual_spent) {
+            if (pg.load_fired)
+                ready = (pg.load_at > pg.last_request_at ? pg.load_at : pg.last_request_at) + (double)o.quiet_ms;
+            else if (pg.dcl_fired)
+                ready = (pg.dcl_at > pg.last_request_at ? pg.dcl_at : pg.last_request_at) + unloaded;
         }
-        double parsed = pg.dcl_fired && !pg.load_fired
-                            ? (pg.dcl_at > pg.last_request_at ? pg.dcl_at : pg.last_request_at) + unloaded
-                            : 0;
-        if (parsed > 0 && now >= parsed && clock_done)
+        if (ready > 0 && now >= ready)
             break;
         if (now >= late && pg.committed)
             break;
@@ -1646,14 +1648,7 @@ browser_status browser_load(browser *b, const browser_opts *oin, const char *url
             st = BROWSER_ETIME;
             goto done;
         }
-        double until = late;
-        if (pg.load_fired && clock_done) {
-            double since = pg.load_at > pg.last_request_at ? pg.load_at : pg.last_request_at;
-            if (since + (double)o.quiet_ms < until)
-                until = since + (double)o.quiet_ms;
-        }
-        if (parsed > 0 && parsed < until && clock_done)
-            until = parsed;
+        double until = ready > 0 && ready < late ? ready : late;
         if (until <= now)
             until = now + 5;
         if (until > deadline)
